@@ -1,0 +1,21 @@
+/**
+ * DynamoDB keys of the identity context, named by the access pattern that reads them.
+ *
+ * | item            | pk                     | sk          | gsi1pk                 | gsi1sk     |
+ * |-----------------|------------------------|-------------|------------------------|------------|
+ * | user            | USER#<id>              | USER        | USERS                  | <id pad>   |
+ * | username claim  | NAMESPACE#<path lower> | NAMESPACE   |                        |            |
+ * | e-mail claim    | EMAIL#<email lower>    | EMAIL       |                        |            |
+ * | token           | PAT#<sha256 of token>  | PAT         | USER#<id>#PATS         | <id pad>   |
+ * | app settings    | SETTINGS               | APPLICATION |                        |            |
+ */
+import { pad } from "../../platform/db/table.js";
+
+export const userKey = (id: number) => ({ pk: `USER#${id}`, sk: "USER" });
+export const allUsersIndex = (id: number) => ({ gsi1pk: "USERS", gsi1sk: pad(id) });
+/** Users and groups share one namespace of paths, as in GitLab. */
+export const namespaceClaimKey = (path: string) => ({ pk: `NAMESPACE#${path.toLowerCase()}`, sk: "NAMESPACE" });
+export const emailClaimKey = (email: string) => ({ pk: `EMAIL#${email.toLowerCase()}`, sk: "EMAIL" });
+export const tokenKey = (hash: string) => ({ pk: `PAT#${hash}`, sk: "PAT" });
+export const tokensOfUserIndex = (userId: number, id: number) => ({ gsi1pk: `USER#${userId}#PATS`, gsi1sk: pad(id) });
+export const settingsKey = { pk: "SETTINGS", sk: "APPLICATION" };

@@ -1,0 +1,55 @@
+/**
+ * Application settings that matter here: `repository_storages_weighted`, with GitLab's semantics —
+ * weights 0–100 per configured storage, a weighted random pick for each new repository (and for a
+ * move without destination), and `default` when every weight is 0.
+ */
+import { getItem, putItem } from "../../platform/db/table.js";
+import { storageNames } from "../../platform/config.js";
+import { settingsKey } from "./keys.js";
+
+export type Weights = Record<string, number>;
+
+/** GitLab's default: `default` weighted 100, every other storage 0. */
+function defaultWeights(): Weights {
+  const names = storageNames();
+  const weights = Object.fromEntries(names.map((n) => [n, n === "default" ? 100 : 0]));
+  // An instance without a storage called `default` would otherwise be unable to create anything.
+  if (!names.includes("default") && names[0]) weights[names[0]] = 100;
+  return weights;
+}
+
+export async function storageWeights(): Promise<Weights> {
+  const item = await getItem<{ repository_storages_weighted?: Weights }>(settingsKey.pk, settingsKey.sk);
+  const stored = item?.repository_storages_weighted ?? {};
+  const names = storageNames();
+  // Only configured storages count (a storage removed from the config loses its weight).
+  return { ...defaultWeights(), ...Object.fromEntries(Object.entries(stored).filter(([k]) => names.includes(k))) };
+}
+
+export async function saveStorageWeights(weights: Weights): Promise<Weights> {
+  const merged = { ...(await storageWeights()), ...weights };
+  await putItem({ ...settingsKey, repository_storages_weighted: merged });
+  return merged;
+}
+
+/**
+ * `max_by { rand ** (1/w) }`: P(storage) = w / Σw. `exclude` removes candidates (a move never picks
+ * its own source). Returns undefined when nothing can be picked.
+ */
+export function pickWeighted(weights: Weights, exclude: string[] = [], random = Math.random): string | undefined {
+  const candidates = Object.entries(weights).filter(([name, w]) => w > 0 && !exclude.includes(name));
+  if (candidates.length === 0) {
+    return exclude.includes("default") || !storageNames().includes("default") ? undefined : "default";
+  }
+  let best: string | undefined;
+  let bestScore = -1;
+  for (const [name, w] of candidates) {
+    const score = random() ** (1 / w);
+    if (score > bestScore) [best, bestScore] = [name, score];
+  }
+  return best;
+}
+
+export async function pickStorage(exclude: string[] = []): Promise<string | undefined> {
+  return pickWeighted(await storageWeights(), exclude);
+}

@@ -1,0 +1,35 @@
+import { z } from "zod";
+import { defineEndpoint } from "../../platform/http/endpoint.js";
+import { lambda } from "../../platform/http/lambda.js";
+import { positiveInt } from "../../platform/http/params.js";
+import { notFound } from "../../platform/http/errors.js";
+import { findUser } from "../domain/users.js";
+import { issueToken, SCOPES, tokenView } from "../domain/tokens.js";
+
+export const endpoint = defineEndpoint(
+  {
+    summary: "Create a personal access token for a user (admin)",
+    access: "write",
+    admin: true,
+    status: 201,
+    params: z.object({ user_id: positiveInt() }),
+    body: z.object({
+      name: z.string().min(1).max(255),
+      scopes: z.union([z.array(z.enum(SCOPES)).min(1), z.enum(SCOPES).transform((s) => [s])]),
+      expires_at: z.iso.date().optional(),
+      description: z.string().max(255).optional(),
+    }),
+  },
+  async ({ params, body }) => {
+    const user = await findUser(params.user_id);
+    if (!user) throw notFound("User");
+    const { record, token } = await issueToken({
+      userId: user.id,
+      name: body.name,
+      scopes: body.scopes,
+      expiresAt: body.expires_at ?? null,
+    });
+    return tokenView(record, token);
+  },
+);
+export const handler = lambda(endpoint);

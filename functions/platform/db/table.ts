@@ -1,0 +1,190 @@
+/**
+ * Thin helpers over the single DynamoDB table. Items carry `pk`/`sk` plus up to two generic
+ * secondary-index key pairs (`gsi1pk`/`gsi1sk`, `gsi2pk`/`gsi2sk`); what each key means is decided by
+ * the access pattern that reads it (see each context's `keys.ts`). Lists are Queries, never Scans.
+ */
+import {
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  UpdateCommand,
+  DeleteCommand,
+  TransactWriteCommand,
+  type TransactWriteCommandInput,
+} from "@aws-sdk/lib-dynamodb";
+import { dynamo } from "../aws.js";
+import { resources } from "../resources.js";
+
+export type Item = Record<string, unknown> & { pk: string; sk: string };
+type RawTransactItem = NonNullable<TransactWriteCommandInput["TransactItems"]>[number];
+/** A transaction entry without `TableName` (every entry targets the main table). */
+export type TransactItem = { [K in keyof RawTransactItem]?: Omit<NonNullable<RawTransactItem[K]>, "TableName"> };
+
+export const GSI1 = "gsi1";
+export const GSI2 = "gsi2";
+
+/** Zero-padded decimal so lexical order of sort keys equals numeric order. */
+export const pad = (n: number) => n.toString().padStart(12, "0");
+
+export async function getItem<T = Item>(pk: string, sk: string, consistent = true): Promise<T | undefined> {
+  const out = await dynamo().send(
+    new GetCommand({ TableName: resources.mainTable(), Key: { pk, sk }, ConsistentRead: consistent }),
+  );
+  return out.Item as T | undefined;
+}
+
+export async function putItem(item: Item, condition?: { expression: string; names?: Record<string, string>; values?: Record<string, unknown> }) {
+  await dynamo().send(
+    new PutCommand({
+      TableName: resources.mainTable(),
+      Item: item,
+      ConditionExpression: condition?.expression,
+      ExpressionAttributeNames: condition?.names,
+      ExpressionAttributeValues: condition?.values,
+    }),
+  );
+}
+
+export async function deleteItem(pk: string, sk: string) {
+  await dynamo().send(new DeleteCommand({ TableName: resources.mainTable(), Key: { pk, sk } }));
+}
+
+export async function updateItem(input: {
+  pk: string;
+  sk: string;
+  update: string;
+  condition?: string;
+  names?: Record<string, string>;
+  values?: Record<string, unknown>;
+}): Promise<Record<string, unknown> | undefined> {
+  const out = await dynamo().send(
+    new UpdateCommand({
+      TableName: resources.mainTable(),
+      Key: { pk: input.pk, sk: input.sk },
+      UpdateExpression: input.update,
+      ConditionExpression: input.condition,
+      ExpressionAttributeNames: input.names,
+      ExpressionAttributeValues: input.values,
+      ReturnValues: "ALL_NEW",
+    }),
+  );
+  return out.Attributes;
+}
+
+export async function transact(items: TransactItem[]) {
+  const table = resources.mainTable();
+  const withTable = items.map((entry) => {
+    const [kind, body] = Object.entries(entry)[0] as [string, Record<string, unknown>];
+    return { [kind]: { TableName: table, ...body } } as RawTransactItem;
+  });
+  await dynamo().send(new TransactWriteCommand({ TransactItems: withTable }));
+}
+
+/** Allocates the next integer id of a sequence (GitLab ids are integers). */
+export async function nextId(sequence: string): Promise<number> {
+  const out = await updateItem({
+    pk: `SEQ#${sequence}`,
+    sk: "SEQ",
+    update: "ADD #v :one",
+    names: { "#v": "value" },
+    values: { ":one": 1 },
+  });
+  return Number(out?.value);
+}
+
+export interface QueryPage<T> {
+  items: T[];
+  hasMore: boolean;
+}
+
+/**
+ * Offset page of a key range, newest (highest sort key) first unless `ascending`. Reads at most
+ * `offset + limit + 1` items through Query pagination; the extra one tells whether a next page exists.
+ */
+export async function queryPage<T = Item>(input: {
+  index?: typeof GSI1 | typeof GSI2;
+  pk: string;
+  skPrefix?: string;
+  ascending?: boolean;
+  offset: number;
+  limit: number;
+  filter?: { expression: string; names?: Record<string, string>; values?: Record<string, unknown> };
+}): Promise<QueryPage<T>> {
+  const pkName = input.index ? `${input.index}pk` : "pk";
+  const skName = input.index ? `${input.index}sk` : "sk";
+  const want = input.offset + input.limit + 1;
+  const collected: T[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const out = await dynamo().send(
+      new QueryCommand({
+        TableName: resources.mainTable(),
+        IndexName: input.index,
+        KeyConditionExpression: input.skPrefix ? "#pk = :pk AND begins_with(#sk, :sk)" : "#pk = :pk",
+        FilterExpression: input.filter?.expression,
+        ExpressionAttributeNames: {
+          "#pk": pkName,
+          ...(input.skPrefix ? { "#sk": skName } : {}),
+          ...input.filter?.names,
+        },
+        ExpressionAttributeValues: {
+          ":pk": input.pk,
+          ...(input.skPrefix ? { ":sk": input.skPrefix } : {}),
+          ...input.filter?.values,
+        },
+        ScanIndexForward: input.ascending ?? false,
+        Limit: Math.min(want - collected.length + 1, 500),
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    collected.push(...((out.Items ?? []) as T[]));
+    startKey = out.LastEvaluatedKey;
+  } while (startKey && collected.length < want);
+  const page = collected.slice(input.offset, input.offset + input.limit);
+  return { items: page, hasMore: collected.length > input.offset + input.limit };
+}
+
+/** Every item of a key range (for bounded sets such as a project's members or a batch of moves). */
+export async function queryAll<T = Item>(input: {
+  index?: typeof GSI1 | typeof GSI2;
+  pk: string;
+  skPrefix?: string;
+  ascending?: boolean;
+}): Promise<T[]> {
+  const items: T[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  const pkName = input.index ? `${input.index}pk` : "pk";
+  const skName = input.index ? `${input.index}sk` : "sk";
+  do {
+    const out = await dynamo().send(
+      new QueryCommand({
+        TableName: resources.mainTable(),
+        IndexName: input.index,
+        KeyConditionExpression: input.skPrefix ? "#pk = :pk AND begins_with(#sk, :sk)" : "#pk = :pk",
+        ExpressionAttributeNames: { "#pk": pkName, ...(input.skPrefix ? { "#sk": skName } : {}) },
+        ExpressionAttributeValues: { ":pk": input.pk, ...(input.skPrefix ? { ":sk": input.skPrefix } : {}) },
+        ScanIndexForward: input.ascending ?? true,
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    items.push(...((out.Items ?? []) as T[]));
+    startKey = out.LastEvaluatedKey;
+  } while (startKey);
+  return items;
+}
+
+export function isConditionFailure(err: unknown): boolean {
+  const name = (err as { name?: string })?.name;
+  return name === "ConditionalCheckFailedException" || name === "TransactionCanceledException";
+}
+
+/** Table definition shared by `stacks/` (as documentation) and the local runtime (which creates it). */
+export const tableDefinition = {
+  attributes: ["pk", "sk", "gsi1pk", "gsi1sk", "gsi2pk", "gsi2sk"],
+  primaryIndex: { hashKey: "pk", rangeKey: "sk" },
+  globalIndexes: {
+    [GSI1]: { hashKey: "gsi1pk", rangeKey: "gsi1sk" },
+    [GSI2]: { hashKey: "gsi2pk", rangeKey: "gsi2sk" },
+  },
+  ttl: "expireAt",
+} as const;

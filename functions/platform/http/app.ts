@@ -1,0 +1,97 @@
+/**
+ * The Hono application shell every route runs in, on Lambda and locally: request ids, an access log
+ * line, a body-size limit and the one error policy. Routes are mounted by `mountRoute` (local server)
+ * or `lambda()` (one route per function on API Gateway).
+ */
+import { Hono, type Context } from "hono";
+import { HTTPException } from "hono/http-exception";
+import { bodyLimit } from "hono/body-limit";
+import { randomUUID } from "node:crypto";
+import { ZodError } from "zod";
+import { ApiError, tooLarge } from "./errors.js";
+import { log, withRequestId, describeError } from "../log.js";
+import { translateZodError } from "./validation.js";
+
+export type Surface = "gitlab" | "siu" | "sentry";
+
+export interface ErrorRenderer {
+  /** Body and status for a failure that carries no surface-specific body of its own. */
+  render(status: number, message: string): { status: number; body: unknown };
+}
+
+const renderers: Record<Surface, ErrorRenderer> = {
+  gitlab: {
+    render: (status, message) => ({ status, body: { message } }),
+  },
+  siu: {
+    render: (status, message) => ({ status, body: { error: status, mensaje: message, descripcion: message } }),
+  },
+  sentry: {
+    render: (status, message) => ({ status, body: { detail: message } }),
+  },
+};
+
+export function registerRenderer(surface: Surface, renderer: ErrorRenderer): void {
+  renderers[surface] = renderer;
+}
+
+export function surfaceOf(path: string): Surface {
+  if (path.startsWith("/rest/")) return "siu";
+  if (path.startsWith("/api/v4/error_tracking/collector") || path.startsWith("/api/0/")) return "sentry";
+  return "gitlab";
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{8,128}$/;
+
+export function maxBodyBytes(): number {
+  return Number(process.env.FORGELINE_MAX_BODY_BYTES ?? 10 * 1024 * 1024);
+}
+
+export function renderError(c: Context, err: unknown): Response {
+  const surface = surfaceOf(c.req.path);
+  if (err instanceof ApiError) {
+    const body = err.body;
+    for (const [k, v] of Object.entries(err.headers)) c.header(k, v);
+    return typeof body === "string" ? c.text(body, err.status as 400) : c.json(body, err.status as 400);
+  }
+  if (err instanceof ZodError) return renderError(c, translateZodError(err, surface));
+  if (err instanceof HTTPException) {
+    if (err.status === 413) return renderError(c, tooLarge());
+    const { status, body } = renderers[surface].render(err.status, err.message || `${err.status}`);
+    return c.json(body, status as 400);
+  }
+  log.error("unhandled error", { path: c.req.path, ...describeError(err) });
+  const { status, body } = renderers[surface].render(500, "500 Internal Server Error");
+  return c.json(body, status as 500);
+}
+
+export function createApp(): Hono {
+  const app = new Hono();
+  app.use("*", async (c, next) => {
+    const offered = c.req.header("x-request-id");
+    const lambdaEvent = (c.env as { event?: { requestContext?: { requestId?: string } } } | undefined)?.event;
+    const requestId =
+      offered && REQUEST_ID.test(offered) ? offered : (lambdaEvent?.requestContext?.requestId ?? randomUUID());
+    c.header("X-Request-Id", requestId);
+    const started = performance.now();
+    await withRequestId(requestId, async () => {
+      await next();
+      // Only the path: query strings may carry `private_token` or `sentry_key`.
+      log.info("request", {
+        method: c.req.method,
+        path: c.req.path,
+        status: c.res.status,
+        ms: Math.round((performance.now() - started) * 10) / 10,
+      });
+    });
+  });
+  app.use("*", bodyLimit({ maxSize: maxBodyBytes(), onError: (c) => renderError(c, tooLarge()) }));
+  app.onError((err, c) => renderError(c, err));
+  app.notFound((c) => {
+    const surface = surfaceOf(c.req.path);
+    if (surface === "gitlab") return c.json({ error: "404 Not Found" }, 404);
+    const { status, body } = renderers[surface].render(404, "Not Found");
+    return c.json(body, status as 404);
+  });
+  return app;
+}

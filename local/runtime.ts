@@ -1,0 +1,174 @@
+/**
+ * The embedded local runtime: real-protocol stand-ins for DynamoDB, SQS and Step Functions, the route
+ * table on one HTTP server, SQS pollers and cron timers — all running the same handler modules that
+ * deploy to Lambda. Used by `npm start` (persistent data folder) and by the tests (temporary folder,
+ * random ports).
+ */
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { serve, type ServerType } from "@hono/node-server";
+import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { GetQueueAttributesCommand, SQSClient } from "@aws-sdk/client-sqs";
+import { startDynamo, ensureTable, type DynamoStandIn } from "./dynamodb.js";
+import { startSqs, ensureQueues, saveQueue, restoreQueue, type SqsStandIn } from "./sqs.js";
+import { startStepFunctions, type StepFunctionsStandIn, type TaskHandler } from "./stepfunctions.js";
+import { pollQueue, scheduleCron, lambdaContext, type Poller } from "./workers.js";
+import { freePort } from "./ports.js";
+import { buildLocalApp, loadModule } from "./server.js";
+import { workers } from "../functions/routes.js";
+import { resetInstanceConfig } from "../functions/platform/config.js";
+
+export const TABLE = "forgeline-main";
+export const INGEST_QUEUE = "forgeline-ingest";
+export const STORAGE_MOVE_ASL = resolve(import.meta.dirname, "../functions/moves/storage-move.asl.json");
+
+export interface RuntimeOptions {
+  dataDir: string;
+  host?: string;
+  port?: number;
+  /** Keep DynamoDB data on disk (npm start) or in memory (tests). */
+  persistent: boolean;
+  bootstrapToken?: string;
+  /** Instance config JSON (tests); otherwise FORGELINE_CONFIG / forgeline.config.json / defaults. */
+  config?: unknown;
+  /** Poll/cron workers (tests may turn them off to drive handlers directly). */
+  workers?: boolean;
+}
+
+export interface Runtime {
+  baseUrl: string;
+  bootstrap: { created: boolean; token?: string };
+  stepFunctions: StepFunctionsStandIn;
+  /** Waits until queues are empty and no state machine execution runs. */
+  settle(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** Local default storages: two single-node storages and a three-replica cluster, to move between. */
+export function defaultLocalConfig(dataDir: string) {
+  const s = join(dataDir, "storages");
+  return {
+    offering: "self-managed",
+    tier: "premium",
+    storages: {
+      default: { kind: "local", path: join(s, "default") },
+      secondary: { kind: "local", path: join(s, "secondary") },
+      cluster: { kind: "cluster", replicas: [join(s, "cluster-1"), join(s, "cluster-2"), join(s, "cluster-3")] },
+    },
+  };
+}
+
+export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
+  const dataDir = resolve(opts.dataDir);
+  mkdirSync(dataDir, { recursive: true });
+  const stops: Array<() => Promise<void>> = [];
+  const stopAll = async () => {
+    for (const stop of stops.reverse()) await stop().catch(() => undefined);
+  };
+  try {
+    const [dynamoPort, sqsPort, sfnPort] = [await freePort(), await freePort(), await freePort()];
+    const dynamo: DynamoStandIn = await startDynamo({ port: dynamoPort, dataDir: opts.persistent ? join(dataDir, "dynamodb") : undefined });
+    stops.push(() => dynamo.stop());
+    const sqsStandIn: SqsStandIn = await startSqs({ port: sqsPort });
+    stops.push(() => sqsStandIn.stop());
+    const sfn = await startStepFunctions({ port: sfnPort, stateFile: opts.persistent ? join(dataDir, "stepfunctions", "executions.json") : undefined });
+    stops.push(() => sfn.stop());
+
+    configureEnvironment(opts, dataDir, { dynamo: dynamo.endpoint, sqs: sqsStandIn.endpoint, sfn: sfn.endpoint });
+    const credentials = { accessKeyId: "local", secretAccessKey: "local" };
+    await ensureTable(new DynamoDBClient({ endpoint: dynamo.endpoint, region: "us-east-1", credentials }), TABLE);
+    const sqs = new SQSClient({ endpoint: sqsStandIn.endpoint, region: "us-east-1", credentials });
+    const queue = await ensureQueues(sqs, { queue: INGEST_QUEUE, deadLetter: `${INGEST_QUEUE}-dlq`, maxReceiveCount: 5, visibilityTimeoutSeconds: 60 });
+    process.env.SST_RESOURCE_IngestQueue = JSON.stringify({ url: queue.url });
+    process.env.SST_RESOURCE_IngestDeadLetterQueue = JSON.stringify({ url: queue.dlqUrl });
+    const savedMessages = join(dataDir, "sqs", `${INGEST_QUEUE}.json`);
+    await restoreQueue(sqs, queue.url, savedMessages);
+
+    await registerStateMachines(sfn);
+
+    const { ensureBootstrapAdmin } = await import("../functions/identity/domain/bootstrap.js");
+    const bootstrap = await ensureBootstrapAdmin(opts.bootstrapToken);
+
+    const app = await buildLocalApp();
+    const host = opts.host ?? "127.0.0.1";
+    const server: ServerType = await new Promise((ok) => {
+      const s = serve({ fetch: app.fetch, hostname: host, port: opts.port ?? 0 }, () => ok(s));
+    });
+    const address = server.address();
+    const port = typeof address === "object" && address ? address.port : opts.port;
+    const baseUrl = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+    process.env.FORGELINE_LOCAL_BASE_URL = baseUrl;
+
+    const pollers: Poller[] = [];
+    const crons: Array<{ stop: () => void }> = [];
+    if (opts.workers !== false) {
+      const arn = (await sqs.send(new GetQueueAttributesCommand({ QueueUrl: queue.url, AttributeNames: ["QueueArn"] }))).Attributes?.QueueArn ?? "";
+      for (const w of workers) {
+        const mod = await loadModule<{ handler: (...args: never[]) => Promise<never> }>(w.module);
+        if (w.kind === "queue") pollers.push(pollQueue(sqs, { name: w.name, queueUrl: queue.url, queueArn: arn, handler: mod.handler as never }));
+        if (w.kind === "cron" && w.schedule) crons.push(scheduleCron({ name: w.name, schedule: w.schedule, handler: mod.handler as never }));
+      }
+    }
+    // Shut down in order: stop taking requests, let consumers drain, save what is left, stop stand-ins.
+    stops.push(async () => {
+      await new Promise<void>((ok) => server.close(() => ok()));
+      crons.forEach((c) => c.stop());
+      await Promise.race([Promise.all(pollers.map((p) => p.drained())), new Promise((r) => setTimeout(r, 10_000))]);
+      await Promise.all(pollers.map((p) => p.stop()));
+      if (opts.persistent) await saveQueue(sqs, queue.url, savedMessages);
+    });
+
+    return {
+      baseUrl,
+      bootstrap,
+      stepFunctions: sfn,
+      async settle() {
+        for (let i = 0; i < 3; i++) {
+          await Promise.all(pollers.map((p) => p.drained()));
+          await sfn.idle();
+        }
+      },
+      stop: stopAll,
+    };
+  } catch (err) {
+    await stopAll();
+    throw err;
+  }
+}
+
+function configureEnvironment(opts: RuntimeOptions, dataDir: string, endpoints: { dynamo: string; sqs: string; sfn: string }) {
+  const env = process.env;
+  env.AWS_REGION = "us-east-1";
+  env.AWS_ACCESS_KEY_ID = "local";
+  env.AWS_SECRET_ACCESS_KEY = "local";
+  env.AWS_ENDPOINT_URL_DYNAMODB = endpoints.dynamo;
+  env.AWS_ENDPOINT_URL_SQS = endpoints.sqs;
+  env.AWS_ENDPOINT_URL_SFN = endpoints.sfn;
+  env.FORGELINE_DATA_DIR = dataDir;
+  env.SST_RESOURCE_Main = JSON.stringify({ name: TABLE });
+  if (opts.config) env.FORGELINE_CONFIG_JSON = JSON.stringify(opts.config);
+  else if (!env.FORGELINE_CONFIG && !env.FORGELINE_CONFIG_JSON) {
+    const file = resolve("forgeline.config.json");
+    if (existsSync(file)) env.FORGELINE_CONFIG = file;
+    else env.FORGELINE_CONFIG_JSON = JSON.stringify(defaultLocalConfig(dataDir));
+  }
+  resetInstanceConfig();
+}
+
+/** Registers the storage-move state machine when its ASL exists, wiring each `${task:x}` to worker x. */
+async function registerStateMachines(sfn: StepFunctionsStandIn) {
+  if (!existsSync(STORAGE_MOVE_ASL)) return;
+  const definition = JSON.parse(readFileSync(STORAGE_MOVE_ASL, "utf8")) as Record<string, unknown>;
+  const tasks: Record<string, TaskHandler> = {};
+  for (const w of workers.filter((x) => x.kind === "task")) {
+    const mod = await loadModule<{ handler: (event: unknown, ctx: unknown) => Promise<unknown> }>(w.module);
+    tasks[w.name] = (input) => mod.handler(input, lambdaContext(w.name));
+  }
+  const arn = sfn.register({ name: "StorageMoveMachine", definition, tasks, waitOverrides: waitOverridesFromEnv() });
+  process.env.SST_RESOURCE_StorageMoveMachine = JSON.stringify({ arn });
+}
+
+function waitOverridesFromEnv(): Record<string, number> | undefined {
+  const raw = process.env.FORGELINE_LOCAL_WAIT_OVERRIDES;
+  return raw ? (JSON.parse(raw) as Record<string, number>) : undefined;
+}

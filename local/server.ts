@@ -1,0 +1,29 @@
+/**
+ * The local HTTP server: the route table mounted on one Hono app (the same endpoints each Lambda
+ * serves on AWS), plus the function-URL workers (ingestion) on the same port.
+ */
+import type { Hono } from "hono";
+import { createApp } from "../functions/platform/http/app.js";
+import { mountEndpoint } from "../functions/platform/http/lambda.js";
+import type { Endpoint } from "../functions/platform/http/endpoint.js";
+import { routes, workers } from "../functions/routes.js";
+
+export async function loadModule<T>(module: string): Promise<T> {
+  return (await import(`../functions/${module}.ts`)) as T;
+}
+
+export async function buildLocalApp(): Promise<Hono> {
+  const app = createApp();
+  for (const route of routes) {
+    const mod = await loadModule<{ endpoint?: Endpoint }>(route.module);
+    if (!mod.endpoint) throw new Error(`functions/${route.module}.ts does not export an endpoint`);
+    mountEndpoint(app, route.method, route.path, mod.endpoint);
+  }
+  for (const worker of workers.filter((w) => w.kind === "url")) {
+    // A function-URL module registers its own paths (it is one Lambda serving several of them).
+    const mod = await loadModule<{ mount?: (app: Hono) => void }>(worker.module);
+    if (!mod.mount) throw new Error(`functions/${worker.module}.ts does not export mount(app)`);
+    mod.mount(app);
+  }
+  return app;
+}

@@ -1,0 +1,220 @@
+/**
+ * Step Functions stand-in: a loopback HTTP server that speaks the Step Functions JSON protocol
+ * (StartExecution, DescribeExecution, ListExecutions, StopExecution) so the application calls it
+ * through `@aws-sdk/client-sfn` exactly as it calls AWS. Executions run the project's own ASL with
+ * `aws-local-stepfunctions` (JSONPath only, like the definition we deploy); each Task state whose
+ * `Resource` is `${task:<worker>}` runs that worker's Lambda `handler` in-process.
+ *
+ * Executions are recorded in the data folder; one still RUNNING when the runtime stopped is started
+ * again from the beginning on the next start, so task handlers must be idempotent (they are: each
+ * step checks the move's recorded state first).
+ */
+import { createServer, type IncomingMessage, type Server } from "node:http";
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
+import { randomUUID } from "node:crypto";
+
+if (!(Promise as unknown as { withResolvers?: unknown }).withResolvers) {
+  // Node 20 lacks Promise.withResolvers, which aws-local-stepfunctions uses.
+  (Promise as unknown as { withResolvers: () => unknown }).withResolvers = function withResolvers<T>() {
+    let resolve!: (v: T) => void;
+    let reject!: (e: unknown) => void;
+    const promise = new Promise<T>((res, rej) => ((resolve = res), (reject = rej)));
+    return { promise, resolve, reject };
+  };
+}
+const { StateMachine } = await import("aws-local-stepfunctions");
+
+export type TaskHandler = (input: unknown) => Promise<unknown>;
+
+export interface MachineRegistration {
+  name: string;
+  /** ASL with `${task:<worker>}` placeholders. */
+  definition: Record<string, unknown>;
+  tasks: Record<string, TaskHandler>;
+  /** Shorten `Wait` states locally (state name → ms); never used on AWS. */
+  waitOverrides?: Record<string, number>;
+}
+
+interface Execution {
+  executionArn: string;
+  stateMachineArn: string;
+  name: string;
+  status: "RUNNING" | "SUCCEEDED" | "FAILED" | "ABORTED" | "TIMED_OUT";
+  startDate: number;
+  stopDate?: number;
+  input: string;
+  output?: string;
+  error?: string;
+  cause?: string;
+}
+
+const REGION = "us-east-1";
+const ACCOUNT = "000000000000";
+export const machineArn = (name: string) => `arn:aws:states:${REGION}:${ACCOUNT}:stateMachine:${name}`;
+
+export interface StepFunctionsStandIn {
+  endpoint: string;
+  register(machine: MachineRegistration): string;
+  /** Resolves when no execution is running (used by tests and a clean shutdown). */
+  idle(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** Task state name → handler, for every Task (also inside Map/Parallel) whose Resource names a worker. */
+function localHandlers(def: Record<string, unknown>, tasks: Record<string, TaskHandler>): Record<string, TaskHandler> {
+  const out: Record<string, TaskHandler> = {};
+  const states = (def.States ?? {}) as Record<string, Record<string, unknown>>;
+  for (const [name, state] of Object.entries(states)) {
+    const resource = typeof state.Resource === "string" ? /^\$\{task:([A-Za-z0-9_-]+)\}$/.exec(state.Resource) : null;
+    if (state.Type === "Task" && resource?.[1]) {
+      const handler = tasks[resource[1]];
+      if (!handler) throw new Error(`State ${name} uses task ${resource[1]}, which has no local handler`);
+      out[name] = handler;
+    }
+    for (const nested of [state.Iterator, state.ItemProcessor, ...((state.Branches as unknown[]) ?? [])]) {
+      if (nested && typeof nested === "object") Object.assign(out, localHandlers(nested as Record<string, unknown>, tasks));
+    }
+  }
+  return out;
+}
+
+/** The same substitution `stacks/jobs.ts` makes with real Lambda ARNs. */
+function substitute(def: Record<string, unknown>): Record<string, unknown> {
+  const text = JSON.stringify(def).replace(/\$\{task:([A-Za-z0-9_-]+)\}/g, `arn:aws:lambda:${REGION}:${ACCOUNT}:function:$1`);
+  return JSON.parse(text) as Record<string, unknown>;
+}
+
+export async function startStepFunctions(opts: { port: number; stateFile?: string }): Promise<StepFunctionsStandIn> {
+  const machines = new Map<string, MachineRegistration>();
+  const executions = new Map<string, Execution>();
+  const running = new Map<string, { abort: () => void; done: Promise<void> }>();
+  if (opts.stateFile && existsSync(opts.stateFile)) {
+    for (const e of JSON.parse(readFileSync(opts.stateFile, "utf8")) as Execution[]) executions.set(e.executionArn, e);
+  }
+  const persist = () => {
+    if (!opts.stateFile) return;
+    mkdirSync(dirname(opts.stateFile), { recursive: true });
+    writeFileSync(opts.stateFile + ".tmp", JSON.stringify([...executions.values()]));
+    renameSync(opts.stateFile + ".tmp", opts.stateFile);
+  };
+
+  const launch = (exec: Execution) => {
+    const machineName = exec.stateMachineArn.split(":").pop()!;
+    const machine = machines.get(machineName)!;
+    const sm = new StateMachine(substitute(machine.definition) as never, { validationOptions: { checkArn: false } });
+    const handlers = localHandlers(machine.definition, machine.tasks);
+    const run = sm.run(JSON.parse(exec.input), {
+      overrides: { taskResourceLocalHandlers: handlers as never, waitTimeOverrides: machine.waitOverrides },
+      context: { Execution: { Id: exec.executionArn, Name: exec.name, StartTime: new Date(exec.startDate * 1000).toISOString() } } as never,
+    });
+    const done = run.result.then(
+      (output) => Object.assign(exec, { status: "SUCCEEDED", output: JSON.stringify(output) }),
+      (err: Error & { cause?: unknown }) => {
+        const aborted = err?.name === "ExecutionAbortedError";
+        const inner = (err as { cause?: { name?: string; message?: string } }).cause;
+        Object.assign(exec, {
+          status: aborted ? "ABORTED" : err?.name === "ExecutionTimeoutError" ? "TIMED_OUT" : "FAILED",
+          error: inner?.name ?? err?.name,
+          cause: inner?.message ?? err?.message,
+        });
+      },
+    ).then(() => {
+      exec.stopDate = Date.now() / 1000;
+      running.delete(exec.executionArn);
+      persist();
+    });
+    running.set(exec.executionArn, { abort: run.abort, done });
+  };
+
+  const actions: Record<string, (body: Record<string, unknown>) => unknown> = {
+    StartExecution(body) {
+      const arn = String(body.stateMachineArn ?? "");
+      const machineName = arn.split(":").pop() ?? "";
+      if (!machines.has(machineName)) throw fault("StateMachineDoesNotExist", `State Machine Does Not Exist: '${arn}'`);
+      const name = String(body.name ?? randomUUID());
+      const executionArn = `arn:aws:states:${REGION}:${ACCOUNT}:execution:${machineName}:${name}`;
+      if (executions.has(executionArn)) throw fault("ExecutionAlreadyExists", `Execution Already Exists: '${executionArn}'`);
+      const exec: Execution = { executionArn, stateMachineArn: arn, name, status: "RUNNING", startDate: Date.now() / 1000, input: String(body.input ?? "{}") };
+      executions.set(executionArn, exec);
+      persist();
+      launch(exec);
+      return { executionArn, startDate: exec.startDate };
+    },
+    DescribeExecution(body) {
+      const exec = executions.get(String(body.executionArn));
+      if (!exec) throw fault("ExecutionDoesNotExist", `Execution Does Not Exist: '${String(body.executionArn)}'`);
+      return exec;
+    },
+    ListExecutions(body) {
+      const list = [...executions.values()]
+        .filter((e) => e.stateMachineArn === body.stateMachineArn && (!body.statusFilter || e.status === body.statusFilter))
+        .sort((a, b) => b.startDate - a.startDate)
+        .slice(0, Number(body.maxResults ?? 100))
+        .map(({ executionArn, stateMachineArn, name, status, startDate, stopDate }) => ({ executionArn, stateMachineArn, name, status, startDate, stopDate }));
+      return { executions: list };
+    },
+    StopExecution(body) {
+      running.get(String(body.executionArn))?.abort();
+      return { stopDate: Date.now() / 1000 };
+    },
+  };
+
+  const server: Server = createServer(async (req, res) => {
+    const target = String(req.headers["x-amz-target"] ?? "").split(".").pop() ?? "";
+    try {
+      const body = JSON.parse((await readAll(req)) || "{}") as Record<string, unknown>;
+      const action = actions[target];
+      if (!action) throw fault("UnknownOperationException", `Unsupported operation ${target}`);
+      reply(res, 200, action(body));
+    } catch (err) {
+      const f = err as { type?: string; message?: string };
+      reply(res, 400, { __type: f.type ?? "InvalidInput", message: f.message ?? "Invalid request" });
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(opts.port, "127.0.0.1", resolve));
+
+  return {
+    endpoint: `http://127.0.0.1:${opts.port}`,
+    register(machine) {
+      machines.set(machine.name, machine);
+      // Resume executions that were running when the previous runtime stopped.
+      for (const exec of executions.values()) {
+        if (exec.status === "RUNNING" && exec.stateMachineArn === machineArn(machine.name) && !running.has(exec.executionArn)) launch(exec);
+      }
+      return machineArn(machine.name);
+    },
+    async idle() {
+      while (running.size) await Promise.all([...running.values()].map((r) => r.done));
+    },
+    async stop() {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      // Running executions stay RUNNING in the state file and resume on the next start.
+      const interrupted = [...running.keys()];
+      const pending = [...running.values()];
+      for (const r of pending) r.abort();
+      await Promise.allSettled(pending.map((r) => r.done));
+      for (const arn of interrupted) Object.assign(executions.get(arn)!, { status: "RUNNING", stopDate: undefined, error: undefined, cause: undefined });
+      persist();
+    },
+  };
+}
+
+function fault(type: string, message: string) {
+  return Object.assign(new Error(message), { type });
+}
+
+function reply(res: import("node:http").ServerResponse, status: number, body: unknown) {
+  res.writeHead(status, { "content-type": "application/x-amz-json-1.0" });
+  res.end(JSON.stringify(body));
+}
+
+function readAll(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let data = "";
+    req.setEncoding("utf8");
+    req.on("data", (d) => (data += d));
+    req.on("end", () => resolve(data));
+    req.on("error", reject);
+  });
+}

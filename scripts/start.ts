@@ -1,0 +1,49 @@
+/**
+ * `npm start`: the whole system on this machine. Data (tables, saved queue messages, executions,
+ * repositories) lives under FORGELINE_DATA_DIR (default `./.data`) and survives restarts.
+ *   FORGELINE_PORT (default 3000), FORGELINE_HOST (default 127.0.0.1),
+ *   FORGELINE_BOOTSTRAP_ADMIN_TOKEN (the first admin's token on an empty instance).
+ */
+import { chmodSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { startRuntime } from "../local/runtime.js";
+import { PrerequisiteError } from "../local/prerequisites.js";
+import { dataDir } from "../functions/platform/config.js";
+
+async function main() {
+  const dir = dataDir();
+  const runtime = await startRuntime({
+    dataDir: dir,
+    persistent: true,
+    host: process.env.FORGELINE_HOST ?? "127.0.0.1",
+    port: Number(process.env.FORGELINE_PORT ?? 3000),
+    bootstrapToken: process.env.FORGELINE_BOOTSTRAP_ADMIN_TOKEN,
+  });
+  if (runtime.bootstrap.created && runtime.bootstrap.token) {
+    const file = join(dir, "initial_root_token");
+    if (!process.env.FORGELINE_BOOTSTRAP_ADMIN_TOKEN) {
+      writeFileSync(file, runtime.bootstrap.token + "\n", { mode: 0o600 });
+      chmodSync(file, 0o600);
+      console.log(`\nCreated administrator 'root'. Its personal access token (shown once, also saved to ${file}):\n\n  ${runtime.bootstrap.token}\n`);
+    } else console.log("\nCreated administrator 'root' with the token from FORGELINE_BOOTSTRAP_ADMIN_TOKEN.\n");
+  }
+  console.log(`Forgeline is running at ${runtime.baseUrl}  (API: ${runtime.baseUrl}/api/v4, data: ${dir})`);
+  console.log("Press Ctrl-C to stop.");
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`\n${signal}: stopping (draining queues, saving state)…`);
+    await runtime.stop();
+    console.log("Stopped.");
+    process.exit(0);
+  };
+  process.on("SIGINT", () => void shutdown("SIGINT"));
+  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+}
+
+main().catch((err) => {
+  if (err instanceof PrerequisiteError) console.error(`\nCannot start: ${err.message}\n`);
+  else console.error(err);
+  process.exit(1);
+});
