@@ -3,13 +3,19 @@
  * serves on AWS), plus the function-URL workers (ingestion) on the same port.
  */
 import type { Hono } from "hono";
+import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import { createApp } from "../functions/platform/http/app.js";
 import { mountEndpoint } from "../functions/platform/http/lambda.js";
 import type { Endpoint } from "../functions/platform/http/endpoint.js";
 import { routes, workers } from "../functions/routes.js";
 
+const functionsDir = resolve(import.meta.dirname, "../functions");
+
+/** Loads `functions/<module>.ts` (a variable path, so bundler-style import analysis is skipped). */
 export async function loadModule<T>(module: string): Promise<T> {
-  return (await import(`../functions/${module}.ts`)) as T;
+  const url = pathToFileURL(resolve(functionsDir, `${module}.ts`)).href;
+  return (await import(/* @vite-ignore */ url)) as T;
 }
 
 export async function buildLocalApp(): Promise<Hono> {

@@ -6,7 +6,11 @@ let cached: unknown;
 
 /** Public, like GitLab's own API docs; built once per process from the route table. */
 export const endpoint = defineEndpoint({ summary: "OpenAPI document of this API", access: "public" }, async () => {
-  cached ??= await buildOpenApi((module) => import(`../../${module}.ts`) as Promise<{ endpoint?: Endpoint }>);
+  cached ??= await buildOpenApi((module) => {
+    // Route modules sit two folders up from here; the path is a variable, so no bundler rewriting.
+    const url = new URL(`../../${module}.ts`, import.meta.url).href;
+    return import(/* @vite-ignore */ url) as Promise<{ endpoint?: Endpoint }>;
+  });
   return cached;
 });
 export const handler = lambda(endpoint);

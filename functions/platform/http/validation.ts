@@ -20,7 +20,8 @@ export function gitlabParamError(err: ZodError): ApiError {
     const name = path || "body";
     switch (issue.code) {
       case "invalid_type":
-        parts.push(issue.input === undefined ? `${name} is missing` : `${name} is invalid`);
+        // zod 4 omits `input` from issues unless asked; its message names the received type.
+        parts.push(/received undefined$/.test(issue.message) ? `${name} is missing` : `${name} is invalid`);
         break;
       case "unrecognized_keys":
         for (const key of issue.keys) parts.push(`${path ? path + "." : ""}${key} is not a recognized parameter`);

@@ -1,0 +1,92 @@
+/**
+ * Creating a commit from file actions, like GitLab's `POST /projects/:id/repository/commits`.
+ */
+import fs from "node:fs";
+import { join } from "node:path";
+import git from "isomorphic-git";
+import { applyAction, type CommitAction } from "./actions.js";
+import { toCommitInfo, type CommitInfo } from "./commit-info.js";
+import { GitActionError } from "./errors.js";
+import { writeFileAtomic } from "./fs-util.js";
+import { requireRepository } from "./lifecycle.js";
+import { withRepositoryMutex } from "./mutex.js";
+import { isValidBranchName, listBranchNames, resolveExactRef, updateRef, type ObjectCache } from "./refs.js";
+import { mirrorToReplicas } from "./replica-sync.js";
+import { replicaPaths } from "./storage.js";
+import { TreeEditor } from "./tree-editor.js";
+
+export interface CommitActionsInput {
+  branch: string;
+  startBranch?: string;
+  message: string;
+  author: { name: string; email: string };
+  /** Unix seconds; defaults to now. */
+  timestamp?: number;
+  actions: CommitAction[];
+}
+
+export async function commitActions(storage: string, rel: string, input: CommitActionsInput): Promise<CommitInfo> {
+  validateInput(input);
+  const paths = replicaPaths(storage, rel);
+  return withRepositoryMutex(paths[0]!, async () => {
+    const gitdir = await requireRepository(storage, rel);
+    const cache: ObjectCache = {};
+    const branchRef = `refs/heads/${input.branch}`;
+    const branchHead = await resolveExactRef(gitdir, branchRef);
+    const isEmpty = (await listBranchNames(gitdir)).length === 0;
+    const parent = isEmpty ? undefined : await startingPoint(gitdir, input, branchHead);
+
+    const rootTree = parent ? (await git.readCommit({ fs, gitdir, oid: parent, cache })).commit.tree : undefined;
+    const editor = new TreeEditor(gitdir, cache, rootTree);
+    for (const action of input.actions) await applyAction(gitdir, editor, action);
+    const tree = await editor.write();
+
+    const who = {
+      name: sanitizeIdentity(input.author.name),
+      email: sanitizeIdentity(input.author.email),
+      timestamp: input.timestamp ?? Math.floor(Date.now() / 1000),
+      timezoneOffset: 0,
+    };
+    const commit = { message: input.message, tree, parent: parent ? [parent] : [], author: who, committer: who };
+    const oid = await git.writeCommit({ fs, gitdir, commit });
+    await updateRef(gitdir, branchRef, oid, branchHead);
+    // The first branch of an empty repository becomes its default branch, as on GitLab.
+    if (isEmpty) await writeFileAtomic(gitdir, join(gitdir, "HEAD"), `ref: ${branchRef}\n`);
+    await mirrorToReplicas(paths);
+    // Read back so the returned message is exactly what git stored (it normalises newlines).
+    return toCommitInfo(oid, (await git.readCommit({ fs, gitdir, oid, cache })).commit);
+  });
+}
+
+/** GitLab's rules for which commit a change builds on (`Commits::CreateService#validate!`). */
+async function startingPoint(
+  gitdir: string,
+  input: CommitActionsInput,
+  branchHead: string | undefined,
+): Promise<string> {
+  const start = input.startBranch ?? input.branch;
+  if (start !== input.branch && branchHead) {
+    throw new GitActionError(
+      `A branch called '${input.branch}' already exists. Switch to that branch in order to make changes`,
+    );
+  }
+  const startHead = start === input.branch ? branchHead : await resolveExactRef(gitdir, `refs/heads/${start}`);
+  if (!startHead) throw new GitActionError("You can only create or edit files when you are on a branch");
+  return startHead;
+}
+
+function validateInput(input: CommitActionsInput): void {
+  if (!isValidBranchName(input.branch)) throw new GitActionError("Branch name is invalid");
+  if (input.startBranch !== undefined && !isValidBranchName(input.startBranch)) {
+    throw new GitActionError("You can only create or edit files when you are on a branch");
+  }
+  if (!Array.isArray(input.actions)) throw new GitActionError("actions must be an array");
+  if (input.timestamp !== undefined && (!Number.isInteger(input.timestamp) || input.timestamp < 0)) {
+    throw new GitActionError("Invalid commit timestamp");
+  }
+}
+
+/** git strips these from identities too; left in, they would corrupt the commit header. */
+function sanitizeIdentity(value: string): string {
+  return value.replace(/[<>\0\r\n]/g, "").trim();
+}

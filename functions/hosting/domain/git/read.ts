@@ -1,0 +1,137 @@
+/**
+ * Read-only queries against the primary copy: trees, files, history, branches.
+ */
+import fs from "node:fs";
+import git from "isomorphic-git";
+import { toCommitInfo, type CommitInfo } from "./commit-info.js";
+import { requireRepository } from "./lifecycle.js";
+import { headBranch, isNotFound, listBranchNames, resolveCommit, resolveExactRef, type ObjectCache } from "./refs.js";
+
+export interface TreeItem {
+  id: string;
+  name: string;
+  type: "tree" | "blob" | "commit";
+  path: string;
+  /** As GitLab shows it: "040000", "100644", "100755", "120000", "160000". */
+  mode: string;
+}
+
+/**
+ * `GET /projects/:id/repository/tree`. Undefined when the ref or the folder does not exist (GitLab
+ * answers `404 Tree Not Found`). Folders come first, then files, each in git's order, as on GitLab.
+ */
+export async function listTree(
+  storage: string,
+  rel: string,
+  opts: { ref?: string; path?: string; recursive?: boolean } = {},
+): Promise<TreeItem[] | undefined> {
+  const gitdir = await requireRepository(storage, rel);
+  const cache: ObjectCache = {};
+  const commit = await resolveUserRef(gitdir, opts.ref, cache);
+  if (!commit) return undefined;
+  let treeOid = (await git.readCommit({ fs, gitdir, oid: commit, cache })).commit.tree;
+  const base = (opts.path ?? "").replace(/^\/+|\/+$/g, "");
+  for (const part of base ? base.split("/") : []) {
+    const { tree } = await git.readTree({ fs, gitdir, oid: treeOid, cache });
+    const entry = tree.find((e) => e.path === part);
+    if (!entry || entry.type !== "tree") return undefined;
+    treeOid = entry.oid;
+  }
+  const items: TreeItem[] = [];
+  const visit = async (oid: string, prefix: string): Promise<void> => {
+    const { tree } = await git.readTree({ fs, gitdir, oid, cache });
+    for (const entry of tree) {
+      const path = prefix ? `${prefix}/${entry.path}` : entry.path;
+      items.push({ id: entry.oid, name: entry.path, type: entry.type, path, mode: entry.mode });
+      if (opts.recursive && entry.type === "tree") await visit(entry.oid, path);
+    }
+  };
+  await visit(treeOid, base);
+  return [...items.filter((i) => i.type === "tree"), ...items.filter((i) => i.type !== "tree")];
+}
+
+/** The bytes of `filePath` at `ref`, or undefined when the ref, the file or the repository is missing. */
+export async function readFile(
+  storage: string,
+  rel: string,
+  opts: { ref: string; filePath: string },
+): Promise<Buffer | undefined> {
+  const gitdir = await requireRepository(storage, rel);
+  const cache: ObjectCache = {};
+  const filepath = opts.filePath.replace(/^\/+/, "");
+  if (!filepath || filepath.endsWith("/")) return undefined;
+  const commit = await resolveCommit(gitdir, opts.ref, cache);
+  if (!commit) return undefined;
+  try {
+    const { blob } = await git.readBlob({ fs, gitdir, oid: commit, filepath, cache });
+    return Buffer.from(blob);
+  } catch (err) {
+    // Missing path, or the path names a folder.
+    if (isNotFound(err) || err instanceof git.Errors.ObjectTypeError) return undefined;
+    throw err;
+  }
+}
+
+/** History reachable from `ref` (default branch when omitted), newest first. */
+export async function listCommits(
+  storage: string,
+  rel: string,
+  opts: { ref?: string; offset: number; limit: number },
+): Promise<{ commits: CommitInfo[]; hasMore: boolean }> {
+  const gitdir = await requireRepository(storage, rel);
+  const cache: ObjectCache = {};
+  const commit = await resolveUserRef(gitdir, opts.ref, cache);
+  if (!commit || opts.limit <= 0) return { commits: [], hasMore: false };
+  // One extra entry tells whether another page exists without walking the whole history.
+  const log = await git.log({ fs, gitdir, ref: commit, depth: opts.offset + opts.limit + 1, cache });
+  const page = log.slice(opts.offset, opts.offset + opts.limit);
+  return {
+    commits: page.map((entry) => toCommitInfo(entry.oid, entry.commit)),
+    hasMore: log.length > opts.offset + opts.limit,
+  };
+}
+
+/** One commit by ref or (abbreviated) id, or undefined. */
+export async function getCommit(storage: string, rel: string, ref: string): Promise<CommitInfo | undefined> {
+  const gitdir = await requireRepository(storage, rel);
+  const cache: ObjectCache = {};
+  const oid = await resolveCommit(gitdir, ref, cache);
+  if (!oid) return undefined;
+  return toCommitInfo(oid, (await git.readCommit({ fs, gitdir, oid, cache })).commit);
+}
+
+/** Branches sorted by name, each with the commit it points at. */
+export async function listBranches(storage: string, rel: string): Promise<Array<{ name: string; commitId: string }>> {
+  const gitdir = await requireRepository(storage, rel);
+  const branches: Array<{ name: string; commitId: string }> = [];
+  for (const name of await listBranchNames(gitdir)) {
+    const commitId = await resolveExactRef(gitdir, `refs/heads/${name}`);
+    if (commitId) branches.push({ name, commitId });
+  }
+  return branches.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+/** The default branch (undefined for an empty repository). */
+export async function defaultBranch(storage: string, rel: string): Promise<string | undefined> {
+  return defaultBranchOf(await requireRepository(storage, rel));
+}
+
+/**
+ * Gitaly's rule: HEAD's branch if it exists; otherwise `main`, then `master`, then the first branch.
+ */
+export async function defaultBranchOf(gitdir: string): Promise<string | undefined> {
+  const names = await listBranchNames(gitdir);
+  if (names.length === 0) return undefined;
+  const head = await headBranch(gitdir);
+  for (const candidate of [head, "main", "master"]) {
+    if (candidate && names.includes(candidate)) return candidate;
+  }
+  return [...names].sort()[0];
+}
+
+async function resolveUserRef(gitdir: string, ref: string | undefined, cache: ObjectCache): Promise<string | undefined> {
+  const name = ref ?? (await defaultBranchOf(gitdir));
+  if (name === undefined) return undefined;
+  // A default branch is a branch name: resolve it as one, even if a tag has the same name.
+  return ref === undefined ? resolveExactRef(gitdir, `refs/heads/${name}`) : resolveCommit(gitdir, name, cache);
+}

@@ -1,0 +1,151 @@
+/**
+ * Reading and updating refs of one bare repository directory (`gitdir`).
+ */
+import fs from "node:fs";
+import { mkdir, open, readFile, rename, unlink } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import git from "isomorphic-git";
+import { GitActionError } from "./errors.js";
+import { isErrno } from "./fs-util.js";
+
+export type ObjectCache = Record<string, unknown>;
+
+/** Every ref below `refs/` (branches, tags, anything else) with the object id it resolves to. */
+export async function listAllRefs(gitdir: string): Promise<Array<{ name: string; oid: string }>> {
+  const names = await git.listRefs({ fs, gitdir, filepath: "refs" });
+  const refs: Array<{ name: string; oid: string }> = [];
+  for (const short of names) {
+    // `.lock` files are in-flight updates (ours or git's), never refs.
+    if (short.endsWith(".lock")) continue;
+    const name = `refs/${short}`;
+    const oid = await resolveExactRef(gitdir, name);
+    if (oid) refs.push({ name, oid });
+  }
+  return refs;
+}
+
+/** The object id a full ref name points at, or undefined (missing or dangling symbolic ref). */
+export async function resolveExactRef(gitdir: string, fullName: string): Promise<string | undefined> {
+  try {
+    return await git.resolveRef({ fs, gitdir, ref: fullName });
+  } catch (err) {
+    if (isNotFound(err)) return undefined;
+    throw err;
+  }
+}
+
+export async function listBranchNames(gitdir: string): Promise<string[]> {
+  const names = await git.listRefs({ fs, gitdir, filepath: "refs/heads" });
+  return names.filter((n) => !n.endsWith(".lock"));
+}
+
+/**
+ * Resolves what a user typed as `ref` (branch, tag, full ref name, full or abbreviated commit id,
+ * `HEAD`) to a commit id, peeling annotated tags. Undefined when it names no commit.
+ */
+export async function resolveCommit(gitdir: string, ref: string, cache: ObjectCache): Promise<string | undefined> {
+  if (ref === "" || ref.includes("\0")) return undefined;
+  let oid: string | undefined;
+  try {
+    // Same lookup order as git: ref, refs/<ref>, refs/tags/<ref>, refs/heads/<ref>, remotes.
+    oid = await git.resolveRef({ fs, gitdir, ref });
+  } catch (err) {
+    if (!isNotFound(err)) throw err;
+  }
+  if (!oid && /^[0-9a-f]{4,39}$/i.test(ref)) {
+    try {
+      oid = await git.expandOid({ fs, gitdir, oid: ref.toLowerCase(), cache });
+    } catch (err) {
+      if (!isNotFound(err) && !isAmbiguous(err)) throw err;
+    }
+  }
+  for (let depth = 0; oid && depth < 10; depth++) {
+    let parsed;
+    try {
+      parsed = await git.readObject({ fs, gitdir, oid, cache, format: "parsed" });
+    } catch (err) {
+      if (isNotFound(err)) return undefined;
+      throw err;
+    }
+    if (parsed.type === "commit") return oid;
+    if (parsed.type !== "tag") return undefined;
+    oid = parsed.object.object;
+  }
+  return undefined;
+}
+
+/** The branch HEAD points at (its short name), whether or not that branch exists yet. */
+export async function headBranch(gitdir: string): Promise<string | undefined> {
+  const head = (await readFile(join(gitdir, "HEAD"), "utf8")).trim();
+  return head.startsWith("ref: refs/heads/") ? head.slice("ref: refs/heads/".length) : undefined;
+}
+
+/**
+ * git's branch-name rules (`git check-ref-format --branch`), which GitLab enforces as well.
+ */
+export function isValidBranchName(name: string): boolean {
+  if (name.length === 0 || name.length > 255 || name === "HEAD" || name === "@") return false;
+  if (name.startsWith("-") || name.startsWith("/") || name.endsWith("/") || name.endsWith(".")) return false;
+  if (name.includes("..") || name.includes("//") || name.includes("@{")) return false;
+  // Control characters, space and the characters git reserves for revision syntax.
+  if (/[\x00-\x20\x7f~^:?*[\\]/.test(name)) return false;
+  return name.split("/").every((part) => !part.startsWith(".") && !part.endsWith(".lock"));
+}
+
+/**
+ * Moves `fullName` to `newOid` only if it still points at `expectedOld` (undefined = must not
+ * exist). Uses git's own protocol — exclusive `<ref>.lock`, re-check, rename — so a concurrent
+ * writer in another process (or a real git push) can never be silently overwritten.
+ */
+export async function updateRef(
+  gitdir: string,
+  fullName: string,
+  newOid: string,
+  expectedOld: string | undefined,
+): Promise<void> {
+  if (expectedOld === undefined) await assertNoDirectoryFileConflict(gitdir, fullName);
+  const path = join(gitdir, fullName);
+  const lock = `${path}.lock`;
+  await mkdir(dirname(path), { recursive: true });
+  let handle;
+  try {
+    handle = await open(lock, "wx");
+  } catch (err) {
+    if (isErrno(err, "EEXIST")) throw concurrentUpdate(fullName);
+    throw err;
+  }
+  try {
+    try {
+      if ((await resolveExactRef(gitdir, fullName)) !== expectedOld) throw concurrentUpdate(fullName);
+      await handle.writeFile(`${newOid}\n`);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(lock, path);
+  } catch (err) {
+    await unlink(lock).catch(() => undefined);
+    throw err;
+  }
+}
+
+/** `refs/heads/a` and `refs/heads/a/b` cannot both exist (one would be a file, the other a folder). */
+async function assertNoDirectoryFileConflict(gitdir: string, fullName: string): Promise<void> {
+  for (const { name } of await listAllRefs(gitdir)) {
+    if (name.startsWith(`${fullName}/`) || fullName.startsWith(`${name}/`)) {
+      throw new GitActionError(`Could not create ${fullName}: it conflicts with the existing ref ${name}`);
+    }
+  }
+}
+
+function concurrentUpdate(fullName: string): GitActionError {
+  return new GitActionError(`Could not update ${fullName}. Please refresh and try again.`);
+}
+
+export function isNotFound(err: unknown): boolean {
+  return err instanceof git.Errors.NotFoundError;
+}
+
+function isAmbiguous(err: unknown): boolean {
+  return err instanceof git.Errors.AmbiguousError;
+}

@@ -1,0 +1,143 @@
+import { describe, it, expect } from "vitest";
+import { api, adminToken, newUser, unique } from "../support/api.js";
+import { findToken, hashToken } from "../../functions/identity/domain/tokens.js";
+import { getItem } from "../../functions/platform/db/table.js";
+
+describe("authentication", () => {
+  it("accepts Private-Token in any case, Bearer, and private_token", async () => {
+    for (const headers of [{ "Private-Token": adminToken() }, { "PRIVATE-TOKEN": adminToken() }, { Authorization: `Bearer ${adminToken()}` }]) {
+      const res = await api("GET", "/api/v4/user", { headers });
+      expect(res.status).toBe(200);
+      expect(res.body.username).toBe("root");
+    }
+    const q = await api("GET", `/api/v4/user?private_token=${adminToken()}`);
+    expect(q.body.is_admin).toBe(true);
+  });
+
+  it("answers 401 in GitLab's shape without or with a bad token", async () => {
+    expect(await api("GET", "/api/v4/user")).toMatchObject({ status: 401, body: { message: "401 Unauthorized" } });
+    expect(await api("GET", "/api/v4/user", { token: "glpat-not-a-real-token-000" })).toMatchObject({ status: 401 });
+  });
+
+  it("stores only a hash of each token", async () => {
+    const u = await newUser();
+    const record = await findToken(u.token);
+    expect(record?.hash).toBe(hashToken(u.token));
+    const item = await getItem<Record<string, unknown>>(`PAT#${hashToken(u.token)}`, "PAT");
+    expect(JSON.stringify(item)).not.toContain(u.token);
+  });
+
+  it("enforces scopes: read_user reads /user but not /version; read_api cannot write", async () => {
+    const readUser = await newUser({ scopes: ["read_user"] });
+    expect((await api("GET", "/api/v4/user", { token: readUser.token })).status).toBe(200);
+    const denied = await api("GET", "/api/v4/version", { token: readUser.token });
+    expect(denied.status).toBe(403);
+    expect(denied.body.error).toBe("insufficient_scope");
+    const readApi = await newUser({ scopes: ["read_api"] });
+    expect((await api("GET", "/api/v4/version", { token: readApi.token })).status).toBe(200);
+    expect((await api("DELETE", "/api/v4/personal_access_tokens/self", { token: readApi.token })).status).toBe(204);
+  });
+
+  it("revokes the token used and rejects it afterwards", async () => {
+    const u = await newUser();
+    const self = await api("GET", "/api/v4/personal_access_tokens/self", { token: u.token });
+    expect(self.body).toMatchObject({ active: true, revoked: false, scopes: ["api"], user_id: u.id });
+    expect(self.body.token).toBeUndefined();
+    expect((await api("DELETE", "/api/v4/personal_access_tokens/self", { token: u.token })).status).toBe(204);
+    expect((await api("GET", "/api/v4/user", { token: u.token })).status).toBe(401);
+  });
+
+  it("rejects expired tokens", async () => {
+    const u = await newUser();
+    const expired = await api("POST", `/api/v4/users/${u.id}/personal_access_tokens`, {
+      token: adminToken(),
+      body: { name: "old", scopes: ["api"], expires_at: "2020-01-01" },
+    });
+    expect(expired.status).toBe(201);
+    expect((await api("GET", "/api/v4/user", { token: expired.body.token })).status).toBe(401);
+  });
+
+  it("lets an admin with sudo scope act as another user", async () => {
+    const u = await newUser();
+    const res = await api("GET", "/api/v4/user", { token: adminToken(), headers: { Sudo: u.username } });
+    expect(res.body.username).toBe(u.username);
+    const plainAdmin = await newUser({ admin: true, scopes: ["api"] });
+    const denied = await api("GET", "/api/v4/user", { token: plainAdmin.token, headers: { Sudo: u.username } });
+    expect(denied.status).toBe(403);
+  });
+});
+
+describe("users", () => {
+  it("admin creates users; non-admins get 403; duplicates get GitLab's validation shape", async () => {
+    const u = await newUser();
+    const denied = await api("POST", "/api/v4/users", { token: u.token, body: { username: unique("x"), name: "x", email: "x@example.com" } });
+    expect(denied).toMatchObject({ status: 403, body: { message: "403 Forbidden" } });
+    const dup = await api("POST", "/api/v4/users", { token: adminToken(), body: { username: u.username, name: "x", email: `${unique("e")}@example.com` } });
+    expect(dup).toMatchObject({ status: 400, body: { message: { username: ["has already been taken"] } } });
+  });
+
+  it("validates input: missing, wrong type, unknown fields, invalid JSON", async () => {
+    const missing = await api("POST", "/api/v4/users", { token: adminToken(), body: { name: "x" } });
+    expect(missing.status).toBe(400);
+    expect(missing.body.error).toContain("username is missing");
+    const wrongType = await api("POST", "/api/v4/users", { token: adminToken(), body: { username: 5, name: "x", email: "a@b.co" } });
+    expect(wrongType.body.error).toContain("username is invalid");
+    const unknown = await api("POST", "/api/v4/users", { token: adminToken(), body: { username: unique("u"), name: "x", email: "a@b.co", color: "red" } });
+    expect(unknown).toMatchObject({ status: 400, body: { error: "color is not a recognized parameter" } });
+    const badJson = await api("POST", "/api/v4/users", { token: adminToken(), raw: "{nope", headers: { "Content-Type": "application/json" } });
+    expect(badJson).toMatchObject({ status: 400, body: { error: "body is not valid JSON" } });
+  });
+
+  it("rejects huge bodies with 413", async () => {
+    const huge = "x".repeat(11 * 1024 * 1024);
+    const res = await api("POST", "/api/v4/users", { token: adminToken(), raw: JSON.stringify({ name: huge }), headers: { "Content-Type": "application/json" } });
+    expect(res).toMatchObject({ status: 413, body: { message: "413 Request Entity Too Large" } });
+  });
+
+  it("lists users with pagination headers", async () => {
+    await newUser();
+    await newUser();
+    const res = await api("GET", "/api/v4/users?per_page=2&page=1", { token: adminToken() });
+    expect(res.status).toBe(200);
+    expect(res.body).toHaveLength(2);
+    expect(res.headers.get("x-per-page")).toBe("2");
+    expect(res.headers.get("x-next-page")).toBe("2");
+    expect(res.headers.get("link")).toMatch(/^<http:\/\/.+page=2.*rel="next"/);
+    const second = await api("GET", "/api/v4/users?per_page=2&page=2", { token: adminToken() });
+    expect(second.body[0].id).toBeGreaterThan(res.body[1].id);
+  });
+});
+
+describe("application settings", () => {
+  it("sets repository_storages_weighted for configured storages only", async () => {
+    const before = await api("GET", "/api/v4/application/settings", { token: adminToken() });
+    expect(Object.keys(before.body.repository_storages_weighted).sort()).toEqual(["cluster", "default", "secondary"]);
+    const bad = await api("PUT", "/api/v4/application/settings", { token: adminToken(), body: { repository_storages_weighted: { nowhere: 10 } } });
+    expect(bad.status).toBe(400);
+    const tooHeavy = await api("PUT", "/api/v4/application/settings", { token: adminToken(), body: { repository_storages_weighted: { default: 101 } } });
+    expect(tooHeavy.status).toBe(400);
+    const u = await newUser();
+    expect((await api("GET", "/api/v4/application/settings", { token: u.token })).status).toBe(403);
+  });
+});
+
+describe("routing and error policy", () => {
+  it("answers unknown routes with a JSON 404", async () => {
+    expect(await api("GET", "/api/v4/does/not/exist")).toMatchObject({ status: 404, body: { error: "404 Not Found" } });
+  });
+
+  it("echoes a valid X-Request-Id and generates one otherwise", async () => {
+    const given = await api("GET", "/api/v4/version", { token: adminToken(), headers: { "X-Request-Id": "req-12345678" } });
+    expect(given.headers.get("x-request-id")).toBe("req-12345678");
+    const generated = await api("GET", "/api/v4/version", { token: adminToken(), headers: { "X-Request-Id": "bad id!" } });
+    expect(generated.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it("serves an OpenAPI document generated from the schemas", async () => {
+    const res = await api("GET", "/api/v4/openapi.json");
+    expect(res.status).toBe(200);
+    expect(res.body.openapi).toBe("3.1.0");
+    const create = res.body.paths["/api/v4/users"].post;
+    expect(create.requestBody.content["application/json"].schema.properties.username).toBeDefined();
+  });
+});

@@ -1,0 +1,37 @@
+/**
+ * Starts one embedded runtime for the whole test run: DynamoDB Local in memory, SQS and Step
+ * Functions stand-ins and the HTTP server on random loopback ports, data in a temporary folder that
+ * is removed afterwards. Test files reach it over HTTP and, for domain-level tests, through the same
+ * environment the handlers use (see worker-env.ts).
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { TestProject } from "vitest/node";
+import { startRuntime, defaultLocalConfig } from "../../local/runtime.js";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    baseUrl: string;
+    adminToken: string;
+    env: Record<string, string>;
+  }
+}
+
+export default async function setup(project: TestProject) {
+  const dataDir = mkdtempSync(join(tmpdir(), "forgeline-test-"));
+  process.env.LOG_LEVEL ??= "warn";
+  process.env.FORGELINE_LOCAL_WAIT_OVERRIDES ??= JSON.stringify({ WaitForWritesToDrain: 50 });
+  const runtime = await startRuntime({ dataDir, persistent: false, config: defaultLocalConfig(dataDir) });
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    if (v !== undefined && (k.startsWith("AWS_") || k.startsWith("SST_RESOURCE_") || k.startsWith("FORGELINE_") || k === "LOG_LEVEL")) env[k] = v;
+  }
+  project.provide("baseUrl", runtime.baseUrl);
+  project.provide("adminToken", runtime.bootstrap.token!);
+  project.provide("env", env);
+  return async () => {
+    await runtime.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+}

@@ -1,0 +1,12 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    include: ["test/**/*.test.ts", "functions/**/*.test.ts"],
+    globalSetup: ["test/support/global-setup.ts"],
+    setupFiles: ["test/support/worker-env.ts"],
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    pool: "forks",
+  },
+});
