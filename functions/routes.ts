@@ -1,11 +1,15 @@
 /**
- * THE route table: every HTTP route once. It drives the API Gateway routes in `stacks/api.ts` and the
+ * THE route table: every HTTP route once. Each bounded context keeps its slice next to its code
+ * (`functions/<context>/routes.ts`) and this file assembles them. It drives the API Gateway routes in `stacks/api.ts` and the
  * local server (`local/server.ts`). `module` is relative to `functions/` and exports `endpoint` (and the
  * Lambda `handler` built from it). Path syntax is Hono's (`:id`); `stacks/` converts it to `{id}`.
  *
  * From a URL to its code in three hops: find the path here → open the module → its `keys.ts`/domain
  * module names the table access; its test sits in `test/<context>/`.
  */
+import { academicRoutes } from "./academic/generated/routes.js";
+import { hostingRoutes } from "./hosting/routes.js";
+
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
 export interface RouteSpec {
@@ -29,6 +33,12 @@ export const routes: RouteSpec[] = [
   r("DELETE", "/api/v4/personal_access_tokens/self", "identity/http/revoke-token-self"),
   r("GET", "/api/v4/application/settings", "identity/http/get-settings"),
   r("PUT", "/api/v4/application/settings", "identity/http/update-settings"),
+
+  // ── hosting: projects, groups, members, repositories (functions/hosting/routes.ts) ──────────────
+  ...hostingRoutes,
+
+  // ── academic REST extension interface (/rest/, /rest/v2/): generated from rest/ by pers_autoload ──
+  ...academicRoutes,
 ];
 
 /**

@@ -2,7 +2,7 @@
  * The file actions of GitLab's "create a commit with multiple files and actions" API, applied to a
  * `TreeEditor`. Error messages are the ones GitLab (Gitaly) returns for the same mistakes.
  */
-import fs from "node:fs";
+import { gitFs as fs } from "./git-fs.js";
 import git from "isomorphic-git";
 import { GitActionError } from "./errors.js";
 import type { TreeEditor } from "./tree-editor.js";

@@ -1,7 +1,7 @@
 /**
  * Creating a commit from file actions, like GitLab's `POST /projects/:id/repository/commits`.
  */
-import fs from "node:fs";
+import { gitFs as fs } from "./git-fs.js";
 import { join } from "node:path";
 import git from "isomorphic-git";
 import { applyAction, type CommitAction } from "./actions.js";

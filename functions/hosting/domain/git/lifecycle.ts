@@ -1,7 +1,7 @@
 /**
  * Creating, locating, measuring and deleting repositories on a storage.
  */
-import fs from "node:fs";
+import { gitFs as fs } from "./git-fs.js";
 import { rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import git from "isomorphic-git";

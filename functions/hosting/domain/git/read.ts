@@ -1,7 +1,7 @@
 /**
  * Read-only queries against the primary copy: trees, files, history, branches.
  */
-import fs from "node:fs";
+import { gitFs as fs } from "./git-fs.js";
 import git from "isomorphic-git";
 import { toCommitInfo, type CommitInfo } from "./commit-info.js";
 import { requireRepository } from "./lifecycle.js";
@@ -83,11 +83,12 @@ export async function listCommits(
   const commit = await resolveUserRef(gitdir, opts.ref, cache);
   if (!commit || opts.limit <= 0) return { commits: [], hasMore: false };
   // One extra entry tells whether another page exists without walking the whole history.
-  const log = await git.log({ fs, gitdir, ref: commit, depth: opts.offset + opts.limit + 1, cache });
-  const page = log.slice(opts.offset, opts.offset + opts.limit);
+  const offset = Math.max(0, opts.offset);
+  const log = await git.log({ fs, gitdir, ref: commit, depth: offset + opts.limit + 1, cache });
+  const page = log.slice(offset, offset + opts.limit);
   return {
     commits: page.map((entry) => toCommitInfo(entry.oid, entry.commit)),
-    hasMore: log.length > opts.offset + opts.limit,
+    hasMore: log.length > offset + opts.limit,
   };
 }
 

@@ -1,10 +1,11 @@
 /**
  * Reading and updating refs of one bare repository directory (`gitdir`).
  */
-import fs from "node:fs";
-import { mkdir, open, readFile, rename, unlink } from "node:fs/promises";
+import { gitFs as fs } from "./git-fs.js";
+import { mkdir, open, readFile, rename, stat, unlink } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import git from "isomorphic-git";
+import type { TagObject } from "isomorphic-git";
 import { GitActionError } from "./errors.js";
 import { isErrno } from "./fs-util.js";
 
@@ -15,8 +16,9 @@ export async function listAllRefs(gitdir: string): Promise<Array<{ name: string;
   const names = await git.listRefs({ fs, gitdir, filepath: "refs" });
   const refs: Array<{ name: string; oid: string }> = [];
   for (const short of names) {
-    // `.lock` files are in-flight updates (ours or git's), never refs.
-    if (short.endsWith(".lock")) continue;
+    // `.lock` files are in-flight updates (ours or git's); `^{}` entries are isomorphic-git's view
+    // of the "peeled" lines of packed-refs. Neither is a ref.
+    if (short.endsWith(".lock") || short.endsWith("^{}")) continue;
     const name = `refs/${short}`;
     const oid = await resolveExactRef(gitdir, name);
     if (oid) refs.push({ name, oid });
@@ -36,7 +38,7 @@ export async function resolveExactRef(gitdir: string, fullName: string): Promise
 
 export async function listBranchNames(gitdir: string): Promise<string[]> {
   const names = await git.listRefs({ fs, gitdir, filepath: "refs/heads" });
-  return names.filter((n) => !n.endsWith(".lock"));
+  return names.filter((n) => !n.endsWith(".lock") && !n.endsWith("^{}"));
 }
 
 /**
@@ -69,7 +71,7 @@ export async function resolveCommit(gitdir: string, ref: string, cache: ObjectCa
     }
     if (parsed.type === "commit") return oid;
     if (parsed.type !== "tag") return undefined;
-    oid = parsed.object.object;
+    oid = (parsed.object as TagObject).object;
   }
   return undefined;
 }
@@ -107,13 +109,7 @@ export async function updateRef(
   const path = join(gitdir, fullName);
   const lock = `${path}.lock`;
   await mkdir(dirname(path), { recursive: true });
-  let handle;
-  try {
-    handle = await open(lock, "wx");
-  } catch (err) {
-    if (isErrno(err, "EEXIST")) throw concurrentUpdate(fullName);
-    throw err;
-  }
+  const handle = await acquireLock(lock, fullName);
   try {
     try {
       if ((await resolveExactRef(gitdir, fullName)) !== expectedOld) throw concurrentUpdate(fullName);
@@ -126,6 +122,26 @@ export async function updateRef(
   } catch (err) {
     await unlink(lock).catch(() => undefined);
     throw err;
+  }
+}
+
+/**
+ * A writer killed between taking and releasing a lock (Lambda timeout) would block the ref forever,
+ * as with git. Writers hold a lock for milliseconds and callers serialise writers with a lease, so
+ * a lock older than `STALE_LOCK_MS` is an orphan and is broken once.
+ */
+const STALE_LOCK_MS = 5 * 60_000;
+
+async function acquireLock(lock: string, fullName: string) {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await open(lock, "wx");
+    } catch (err) {
+      if (!isErrno(err, "EEXIST")) throw err;
+      const age = Date.now() - (await stat(lock).then((s) => s.mtimeMs, () => Date.now()));
+      if (attempt > 0 || age < STALE_LOCK_MS) throw concurrentUpdate(fullName);
+      await unlink(lock).catch(() => undefined);
+    }
   }
 }
 

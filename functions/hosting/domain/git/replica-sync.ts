@@ -19,6 +19,7 @@
 import { mkdir, readFile, rm, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { TEMP_PREFIX, copyFileAtomic, isErrno, listDir } from "./fs-util.js";
+import { GIT_TEMP_PREFIX } from "./git-fs.js";
 
 export type CopyOrder = "objects-first" | "refs-first";
 
@@ -95,7 +96,7 @@ async function walk(root: string, isSource: boolean): Promise<{ files: string[];
   const visit = async (rel: string): Promise<void> => {
     for (const entry of await listDir(rel ? join(root, rel) : root)) {
       const childRel = rel ? `${rel}/${entry.name}` : entry.name;
-      if (isSource && (entry.name.startsWith(TEMP_PREFIX) || entry.name.endsWith(".lock"))) continue;
+      if (isSource && isInFlight(entry.name)) continue;
       if (entry.isDirectory) {
         dirs.push(childRel);
         await visit(childRel);
@@ -106,6 +107,10 @@ async function walk(root: string, isSource: boolean): Promise<{ files: string[];
   };
   await visit("");
   return { files, dirs };
+}
+
+function isInFlight(name: string): boolean {
+  return name.startsWith(TEMP_PREFIX) || name.startsWith(GIT_TEMP_PREFIX) || name.endsWith(".lock");
 }
 
 async function forEachLimited<T>(items: T[], fn: (item: T) => Promise<void>): Promise<void> {

@@ -31,10 +31,12 @@ export function primaryPath(storageName: string, relativePath: string): string {
  */
 export function hashedRelativePath(kind: RepositoryKind, id: number): string {
   if (!Number.isSafeInteger(id) || id < 0) throw new Error(`Invalid repository owner id: ${id}`);
-  if (kind === "snippet") return `@snippets/${id}.git`;
+  // GitLab's hashed layout: separate roots per container type, so ids of different types never collide.
   const hash = createHash("sha256").update(String(id)).digest("hex");
-  const base = `@hashed/${hash.slice(0, 2)}/${hash.slice(2, 4)}/${hash}`;
-  return kind === "group-wiki" ? `${base}.wiki.git` : `${base}.git`;
+  const shard = `${hash.slice(0, 2)}/${hash.slice(2, 4)}/${hash}`;
+  if (kind === "snippet") return `@snippets/${shard}.git`;
+  if (kind === "group-wiki") return `@groups/${shard}.wiki.git`;
+  return `@hashed/${shard}.git`;
 }
 
 /** A relative path comes from our own database, but a bad one must never escape the storage root. */

@@ -3,7 +3,7 @@
  * the folders that changed. Editing k files in a repository of n files reads and writes O(k × depth)
  * tree objects instead of rebuilding every tree (O(n)) per edit.
  */
-import fs from "node:fs";
+import { gitFs as fs } from "./git-fs.js";
 import git from "isomorphic-git";
 import type { TreeEntry } from "isomorphic-git";
 import { GitActionError } from "./errors.js";

@@ -1,0 +1,21 @@
+/**
+ * The repository API: everything callers need, re-exported from the focused modules beside it.
+ */
+export { initRepository, removeRepository, repositoryExists, repositorySize } from "./lifecycle.js";
+export { commitActions, type CommitActionsInput } from "./commit.js";
+export type { CommitAction } from "./actions.js";
+export type { CommitInfo } from "./commit-info.js";
+export {
+  listTree,
+  readFile,
+  listCommits,
+  getCommit,
+  listBranches,
+  defaultBranch,
+  type TreeItem,
+} from "./read.js";
+export { setDefaultBranch } from "./head.js";
+export { checksum, replicaChecksums, EMPTY_CHECKSUM } from "./checksum.js";
+export { replicate, type RepositoryLocation, type ReplicateOptions } from "./replicate.js";
+export { withRepositoryMutex } from "./mutex.js";
+export { GitActionError, UnknownStorageError, RepositoryNotFoundError, ChecksumMismatchError } from "./errors.js";

@@ -1,0 +1,157 @@
+/** Groups (namespaces that hold projects and own a wiki repository). */
+import { getItem, isConditionFailure, nextId, transact, deleteItem, queryAll, type TransactItem, GSI1 } from "../../platform/db/table.js";
+import { validationError, badRequest, notFound } from "../../platform/http/errors.js";
+import type { Principal } from "../../identity/domain/auth.js";
+import { AccessLevel, canSee, groupChainLevel, type Visibility } from "./access.js";
+import { allGroupsIndex, containerKey, groupChildKey, memberKey, membershipsOfUserIndex, pathClaimKey, visibleMarkerKey } from "./keys.js";
+
+export interface Group {
+  id: number;
+  name: string;
+  path: string;
+  fullPath: string;
+  description: string;
+  visibility: Visibility;
+  parentId: number | null;
+  /** Ancestors, nearest first (for inherited membership). */
+  ancestorIds: number[];
+  createdAt: string;
+  /** Wiki repository, once the first page exists. */
+  storage?: string;
+  relativePath?: string;
+  readOnly?: boolean;
+}
+
+export async function findGroup(id: number): Promise<Group | undefined> {
+  const key = containerKey("group", id);
+  return getItem<Group>(key.pk, key.sk);
+}
+
+export async function findGroupByPath(fullPath: string): Promise<Group | undefined> {
+  const claim = await getItem<{ kind: string; ownerId: number }>(pathClaimKey(fullPath).pk, "NAMESPACE");
+  return claim?.kind === "group" ? findGroup(claim.ownerId) : undefined;
+}
+
+/** `:id` may be an integer id or a (URL-decoded) full path. */
+export async function resolveGroup(idOrPath: string): Promise<Group | undefined> {
+  return /^\d+$/.test(idOrPath) ? findGroup(Number(idOrPath)) : findGroupByPath(idOrPath);
+}
+
+export async function groupLevel(principal: Principal | undefined, group: Group): Promise<number> {
+  if (!principal) return 0;
+  if (principal.user.admin) return AccessLevel.owner;
+  return groupChainLevel([group.id, ...group.ancestorIds], principal.user.id);
+}
+
+/** The group if the caller may see it, with the caller's level; 404 otherwise. */
+export async function visibleGroup(principal: Principal | undefined, idOrPath: string) {
+  const group = await resolveGroup(idOrPath);
+  if (!group) throw notFound("Group");
+  const level = await groupLevel(principal, group);
+  if (!canSee(principal, group.visibility, level)) throw notFound("Group");
+  return { group, level };
+}
+
+export async function createGroup(
+  creator: Principal,
+  input: { name: string; path: string; description?: string; visibility?: Visibility; parentId?: number },
+): Promise<Group> {
+  let parent: Group | undefined;
+  if (input.parentId !== undefined) {
+    parent = await findGroup(input.parentId);
+    if (!parent || (await groupLevel(creator, parent)) < AccessLevel.maintainer) throw notFound("Parent Group");
+  }
+  const id = await nextId("groups");
+  const fullPath = parent ? `${parent.fullPath}/${input.path}` : input.path;
+  const group: Group = {
+    id,
+    name: input.name,
+    path: input.path,
+    fullPath,
+    description: input.description ?? "",
+    visibility: input.visibility ?? "private",
+    parentId: parent?.id ?? null,
+    ancestorIds: parent ? [parent.id, ...parent.ancestorIds] : [],
+    createdAt: new Date().toISOString(),
+  };
+  const now = group.createdAt;
+  const items: TransactItem[] = [
+    { Put: { Item: { ...pathClaimKey(fullPath), kind: "group", ownerId: id }, ConditionExpression: "attribute_not_exists(pk)" } },
+    { Put: { Item: { ...containerKey("group", id), ...allGroupsIndex(id), type: "group", ...group } } },
+    {
+      Put: {
+        Item: { ...memberKey("group", id, creator.user.id), ...membershipsOfUserIndex("group", creator.user.id, id), userId: creator.user.id, accessLevel: AccessLevel.owner, expiresAt: null, createdAt: now },
+      },
+    },
+  ];
+  if (group.visibility !== "private") items.push({ Put: { Item: { ...visibleMarkerKey("group", id), visibility: group.visibility } } });
+  if (parent) items.push({ Put: { Item: { ...groupChildKey(parent.id, "group", id) } } });
+  try {
+    await transact(items);
+  } catch (err) {
+    if (isConditionFailure(err)) throw validationError({ path: ["has already been taken"] });
+    throw err;
+  }
+  return group;
+}
+
+export async function updateGroup(group: Group, changes: { name?: string; description?: string; visibility?: Visibility }): Promise<Group> {
+  const next = { ...group, ...changes };
+  await transact([
+    {
+      Update: {
+        Key: containerKey("group", group.id),
+        UpdateExpression: "SET #n = :n, description = :d, visibility = :v",
+        ExpressionAttributeNames: { "#n": "name" },
+        ExpressionAttributeValues: { ":n": next.name, ":d": next.description, ":v": next.visibility },
+        ConditionExpression: "attribute_exists(pk)",
+      },
+    },
+    next.visibility === "private"
+      ? { Delete: { Key: visibleMarkerKey("group", group.id) } }
+      : { Put: { Item: { ...visibleMarkerKey("group", group.id), visibility: next.visibility } } },
+  ]);
+  return next;
+}
+
+/**
+ * Deletes an empty group (and its wiki repository through `removeWiki`). A group that still holds
+ * projects or subgroups is refused rather than cascaded: deleting repositories in bulk behind one
+ * call is the kind of data loss this service is built to avoid.
+ */
+export async function deleteGroup(group: Group, hasChildren: boolean, removeWiki: () => Promise<void>): Promise<void> {
+  if (group.readOnly) throw badRequest("the group wiki is being moved; try again later");
+  if (hasChildren) throw badRequest("the group still contains projects or subgroups; delete or move them first");
+  await removeWiki();
+  const members = await queryAll<{ pk: string; sk: string; userId: number }>({ pk: `GROUP#${group.id}`, skPrefix: "MEMBER#" });
+  await Promise.all(members.map((m) => deleteItem(m.pk, m.sk)));
+  await transact([
+    { Delete: { Key: containerKey("group", group.id) } },
+    { Delete: { Key: pathClaimKey(group.fullPath) } },
+    { Delete: { Key: visibleMarkerKey("group", group.id) } },
+    ...(group.parentId ? [{ Delete: { Key: groupChildKey(group.parentId, "group", group.id) } }] : []),
+  ]);
+}
+
+export async function listAllGroupIds(): Promise<number[]> {
+  const items = await queryAll<{ id: number }>({ index: GSI1, pk: "GROUPS" });
+  return items.map((i) => i.id);
+}
+
+export function groupView(group: Group, baseUrl: string) {
+  return {
+    id: group.id,
+    web_url: `${baseUrl}/groups/${group.fullPath}`,
+    name: group.name,
+    path: group.path,
+    description: group.description,
+    visibility: group.visibility,
+    full_name: group.fullPath.split("/").join(" / "),
+    full_path: group.fullPath,
+    parent_id: group.parentId,
+    created_at: group.createdAt,
+    avatar_url: null,
+    wiki_access_level: "enabled",
+  };
+}
+

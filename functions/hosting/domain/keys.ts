@@ -1,0 +1,39 @@
+/**
+ * DynamoDB keys of the hosting context, named by the access pattern that reads them.
+ *
+ * | item                      | pk                      | sk              | gsi1pk / gsi1sk                   | gsi2pk / gsi2sk                        |
+ * |---------------------------|-------------------------|-----------------|-----------------------------------|----------------------------------------|
+ * | project (+ its repo)      | PROJECT#<id>            | PROJECT         | PROJECTS / <id>                   | STORAGE#<storage>#project / <id>       |
+ * | snippet (+ its repo)      | SNIPPET#<id>            | SNIPPET         | USER#<author>#SNIPPETS / <id>     | STORAGE#<storage>#snippet / <id>       |
+ * | group (+ its wiki repo)   | GROUP#<id>              | GROUP           | GROUPS / <id>                     | STORAGE#<storage>#group / <id> (wiki)  |
+ * | project member            | PROJECT#<id>            | MEMBER#<uid>    | USER#<uid>#PROJECTS / <project>   |                                        |
+ * | group member              | GROUP#<id>              | MEMBER#<uid>    | USER#<uid>#GROUPS / <group>       |                                        |
+ * | child of a group         | GROUP#<id>              | CHILD#<kind>#<id> |                                 |                                        |
+ * | path claim                | NAMESPACE#<full path>   | NAMESPACE       |                                   |                                        |
+ * | visible-to-all marker     | VISIBLE#<kind>          | <id>            |                                   |                                        |
+ *
+ * A container item carries its repository's state (`storage`, `relativePath`, `readOnly`,
+ * `writeLease`), so switching storage and the read-only flag are single-item conditional writes.
+ */
+import { pad } from "../../platform/db/table.js";
+
+export type ContainerKind = "project" | "snippet" | "group";
+
+export const containerKey = (kind: ContainerKind, id: number) => ({ pk: `${kind.toUpperCase()}#${id}`, sk: kind.toUpperCase() });
+export const storageIndexKeys = (kind: ContainerKind, storage: string, id: number) => ({ gsi2pk: storageIndexPk(kind, storage), gsi2sk: pad(id) });
+export const storageIndexPk = (kind: ContainerKind, storage: string) => `STORAGE#${storage}#${kind}`;
+export const allProjectsIndex = (id: number) => ({ gsi1pk: "PROJECTS", gsi1sk: pad(id) });
+export const allGroupsIndex = (id: number) => ({ gsi1pk: "GROUPS", gsi1sk: pad(id) });
+export const snippetsOfAuthorIndex = (userId: number, id: number) => ({ gsi1pk: `USER#${userId}#SNIPPETS`, gsi1sk: pad(id) });
+export const memberKey = (kind: "project" | "group", containerId: number, userId: number) => ({
+  pk: `${kind.toUpperCase()}#${containerId}`,
+  sk: `MEMBER#${pad(userId)}`,
+});
+export const membershipsOfUserIndex = (kind: "project" | "group", userId: number, containerId: number) => ({
+  gsi1pk: `USER#${userId}#${kind.toUpperCase()}S`,
+  gsi1sk: pad(containerId),
+});
+/** Marks a project or subgroup as a child of its group, so "is this group empty?" is one Query. */
+export const groupChildKey = (groupId: number, kind: "project" | "group", id: number) => ({ pk: `GROUP#${groupId}`, sk: `CHILD#${kind}#${pad(id)}` });
+export const pathClaimKey = (fullPath: string) => ({ pk: `NAMESPACE#${fullPath.toLowerCase()}`, sk: "NAMESPACE" });
+export const visibleMarkerKey = (kind: ContainerKind, id: number) => ({ pk: `VISIBLE#${kind}`, sk: pad(id) });

@@ -1,0 +1,56 @@
+/** GitLab's Project entity as this service fills it. */
+import { namespaceView } from "./namespaces.js";
+import { fullPathOf, type Project } from "./projects.js";
+
+export function projectView(project: Project, baseUrl: string, opts: { admin: boolean }) {
+  const fullPath = fullPathOf(project);
+  const webUrl = `${baseUrl}/${fullPath}`;
+  const host = new URL(baseUrl).host;
+  return {
+    id: project.id,
+    description: project.description,
+    name: project.name,
+    name_with_namespace: `${project.namespace.kind === "user" ? project.namespace.name : project.namespace.fullPath.split("/").join(" / ")} / ${project.name}`,
+    path: project.path,
+    path_with_namespace: fullPath,
+    created_at: project.createdAt,
+    default_branch: project.defaultBranch,
+    tag_list: [],
+    topics: [],
+    ssh_url_to_repo: `git@${host.split(":")[0]}:${fullPath}.git`,
+    http_url_to_repo: `${webUrl}.git`,
+    web_url: webUrl,
+    readme_url: null,
+    avatar_url: null,
+    forks_count: 0,
+    star_count: 0,
+    last_activity_at: project.lastActivityAt,
+    namespace: namespaceView(project.namespace, baseUrl),
+    visibility: project.visibility,
+    archived: false,
+    empty_repo: false,
+    creator_id: project.creatorId,
+    ...project.features,
+    issues_enabled: project.features.issues_access_level !== "disabled",
+    merge_requests_enabled: project.features.merge_requests_access_level !== "disabled",
+    wiki_enabled: project.features.wiki_access_level !== "disabled",
+    snippets_enabled: project.features.snippets_access_level !== "disabled",
+    jobs_enabled: project.features.builds_access_level !== "disabled",
+    // Admin-only in GitLab: it reveals the instance's storage layout.
+    ...(opts.admin ? { repository_storage: project.storage } : {}),
+    repository_read_only: project.readOnly,
+  };
+}
+
+/** `ProjectIdentity`: the nested `project` of a storage move record. */
+export function projectIdentity(project: Project) {
+  return {
+    id: project.id,
+    description: project.description,
+    name: project.name,
+    name_with_namespace: `${project.namespace.fullPath.split("/").join(" / ")} / ${project.name}`,
+    path: project.path,
+    path_with_namespace: fullPathOf(project),
+    created_at: project.createdAt,
+  };
+}

@@ -1,0 +1,28 @@
+import { z } from "zod";
+import { defineEndpoint } from "../../platform/http/endpoint.js";
+import { lambda } from "../../platform/http/lambda.js";
+import { positiveInt } from "../../platform/http/params.js";
+import { baseUrl } from "../../platform/http/urls.js";
+import { createGroup, groupView } from "../domain/groups.js";
+import { pathSegment, visibility } from "./schemas.js";
+
+/** Any user with `api` scope may create a group and becomes its Owner. */
+export const endpoint = defineEndpoint(
+  {
+    summary: "Create a group",
+    access: "write",
+    status: 201,
+    body: z.object({
+      name: z.string().min(1).max(255),
+      path: pathSegment,
+      description: z.string().max(2000).optional(),
+      visibility: visibility.optional(),
+      parent_id: positiveInt().optional(),
+    }),
+  },
+  async ({ c, principal, body }) => {
+    const group = await createGroup(principal, { name: body.name, path: body.path, description: body.description, visibility: body.visibility, parentId: body.parent_id });
+    return groupView(group, baseUrl(c));
+  },
+);
+export const handler = lambda(endpoint);

@@ -1,0 +1,20 @@
+import { z } from "zod";
+import { defineEndpoint } from "../../platform/http/endpoint.js";
+import { lambda } from "../../platform/http/lambda.js";
+import { pageQuery } from "../../platform/http/params.js";
+import { pageRequest, setPageHeaders } from "../../platform/http/pagination.js";
+import { baseUrl } from "../../platform/http/urls.js";
+import { listGroups } from "../domain/group-listing.js";
+import { groupView } from "../domain/groups.js";
+
+/** Admins see every group; others their groups plus public/internal ones. */
+export const endpoint = defineEndpoint(
+  { summary: "List groups", access: "public", query: z.object({ ...pageQuery }) },
+  async ({ c, principal, query }) => {
+    const page = pageRequest(query);
+    const { groups, hasMore } = await listGroups(principal, page.offset, page.perPage);
+    setPageHeaders(c, page, hasMore);
+    return groups.map((g) => groupView(g, baseUrl(c)));
+  },
+);
+export const handler = lambda(endpoint);

@@ -1,0 +1,29 @@
+import { z } from "zod";
+import { defineEndpoint } from "../../platform/http/endpoint.js";
+import { lambda } from "../../platform/http/lambda.js";
+import { idOrPath } from "../../platform/http/params.js";
+import { notFound } from "../../platform/http/errors.js";
+import { readFile } from "../domain/git/index.js";
+import { readRepository } from "../domain/read-path.js";
+import { readableProject } from "./repository-access.js";
+
+/** `file_path` is URL-encoded (`dir%2Ffile.txt`); `ref` defaults to the default branch. */
+export const endpoint = defineEndpoint(
+  {
+    summary: "Raw file content",
+    access: "read",
+    params: z.object({ id: idOrPath(), file_path: z.string().min(1).max(4096) }),
+    query: z.object({ ref: z.string().max(255).optional() }),
+  },
+  async ({ c, principal, params, query }) => {
+    const project = await readableProject(principal, params.id);
+    const content = await readRepository("project", project.id, project, (loc) =>
+      readFile(loc.storage, loc.relativePath, { ref: query.ref ?? project.defaultBranch, filePath: params.file_path }),
+    );
+    if (!content) throw notFound("File");
+    c.header("Content-Type", "text/plain; charset=utf-8");
+    c.header("X-Content-Type-Options", "nosniff");
+    return c.body(new Uint8Array(content), 200);
+  },
+);
+export const handler = lambda(endpoint);

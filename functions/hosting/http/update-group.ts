@@ -1,0 +1,25 @@
+import { z } from "zod";
+import { defineEndpoint } from "../../platform/http/endpoint.js";
+import { lambda } from "../../platform/http/lambda.js";
+import { baseUrl } from "../../platform/http/urls.js";
+import { forbidden } from "../../platform/http/errors.js";
+import { AccessLevel } from "../domain/access.js";
+import { groupView, updateGroup, visibleGroup } from "../domain/groups.js";
+import { groupParams, visibility } from "./schemas.js";
+
+/** Owner (GitLab: `admin_group`). */
+export const endpoint = defineEndpoint(
+  {
+    summary: "Update a group",
+    access: "write",
+    params: groupParams,
+    body: z.object({ name: z.string().min(1).max(255).optional(), description: z.string().max(2000).optional(), visibility: visibility.optional() }),
+  },
+  async ({ c, principal, params, body }) => {
+    const { group, level } = await visibleGroup(principal, params.id);
+    if (level < AccessLevel.owner) throw forbidden();
+    const changes = Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined));
+    return groupView(await updateGroup(group, changes), baseUrl(c));
+  },
+);
+export const handler = lambda(endpoint);

@@ -1,0 +1,27 @@
+/** Hosting routes (projects, groups, members, repositories). Part of the one route table, `functions/routes.ts`. */
+import type { RouteSpec } from "../routes.js";
+
+const r = (method: RouteSpec["method"], path: string, module: string): RouteSpec => ({ method, path, module: `hosting/http/${module}` });
+
+export const hostingRoutes: RouteSpec[] = [
+  r("GET", "/api/v4/projects", "list-projects"),
+  r("POST", "/api/v4/projects", "create-project"),
+  r("GET", "/api/v4/projects/:id", "get-project"),
+  r("PUT", "/api/v4/projects/:id", "update-project"),
+  r("DELETE", "/api/v4/projects/:id", "delete-project"),
+  r("GET", "/api/v4/projects/:id/members", "list-project-members"),
+  r("POST", "/api/v4/projects/:id/members", "add-project-member"),
+  r("DELETE", "/api/v4/projects/:id/members/:user_id", "remove-project-member"),
+  r("POST", "/api/v4/projects/:id/repository/commits", "create-commit"),
+  r("GET", "/api/v4/projects/:id/repository/commits", "list-commits"),
+  r("GET", "/api/v4/projects/:id/repository/tree", "list-tree"),
+  r("GET", "/api/v4/projects/:id/repository/files/:file_path/raw", "raw-file"),
+  r("GET", "/api/v4/groups", "list-groups"),
+  r("POST", "/api/v4/groups", "create-group"),
+  r("GET", "/api/v4/groups/:id", "get-group"),
+  r("PUT", "/api/v4/groups/:id", "update-group"),
+  r("DELETE", "/api/v4/groups/:id", "delete-group"),
+  r("GET", "/api/v4/groups/:id/members", "list-group-members"),
+  r("POST", "/api/v4/groups/:id/members", "add-group-member"),
+  r("DELETE", "/api/v4/groups/:id/members/:user_id", "remove-group-member"),
+];
