@@ -5,7 +5,8 @@ import { getItem } from "../../functions/platform/db/table.js";
 
 describe("authentication", () => {
   it("accepts Private-Token in any case, Bearer, and private_token", async () => {
-    for (const headers of [{ "Private-Token": adminToken() }, { "PRIVATE-TOKEN": adminToken() }, { Authorization: `Bearer ${adminToken()}` }]) {
+    const variants: Record<string, string>[] = [{ "Private-Token": adminToken() }, { "PRIVATE-TOKEN": adminToken() }, { Authorization: `Bearer ${adminToken()}` }];
+    for (const headers of variants) {
       const res = await api("GET", "/api/v4/user", { headers });
       expect(res.status).toBe(200);
       expect(res.body.username).toBe("root");

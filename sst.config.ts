@@ -1,0 +1,33 @@
+/// <reference path="./.sst/platform/config.d.ts" />
+
+/**
+ * SST v4 app. Infra lives in `stacks/` (one concern per module); `run()` imports them dynamically, as
+ * SST requires (provider globals exist only inside `run()`), in dependency order.
+ * Type-check offline: `scripts/infra-typecheck.sh` (also run by `npm test`).
+ */
+export default $config({
+  app(input) {
+    return {
+      name: "forgeline",
+      home: "aws",
+      removal: input?.stage === "production" ? "retain" : "remove",
+      protect: input?.stage === "production",
+    };
+  },
+  async run() {
+    const storage = await import("./stacks/storage");
+    await import("./stacks/secrets");
+    const queues = await import("./stacks/queues");
+    const jobs = await import("./stacks/jobs");
+    const http = await import("./stacks/api");
+    await import("./stacks/cron");
+
+    return {
+      api: http.api.url,
+      ingest: http.ingest?.url,
+      table: storage.table.name,
+      queue: queues.ingestQueue.url,
+      stateMachine: jobs.storageMoveMachine?.properties.arn,
+    };
+  },
+});

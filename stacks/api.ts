@@ -1,0 +1,38 @@
+/**
+ * HTTP: one API Gateway (HTTP API, payload v2) route and one Lambda per route-table entry
+ * (`functions/routes.ts`), plus the error-ingest function URL for the `workers` entry of kind `url`.
+ *
+ * Links follow `needsOf` in ./plan (table for all; queue for `errortracking/`, state machine for
+ * `moves/`); every route also gets the bootstrap admin token, since each route authenticates.
+ * Defaults (JSON logs, memory, timeout, EFS + VPC for `hosting/` and `moves/`) come from
+ * `withDefaults`, applied through `transform.route.handler`.
+ */
+import { routes, workers } from "../functions/routes";
+import { apiRoutes, handlerOf, singleWorker } from "./plan";
+import { lambdaArgs, linksFor, withDefaults } from "./functions";
+import { ingestQueue } from "./queues";
+import { storageMoveMachine } from "./jobs";
+import { bootstrapAdminToken } from "./secrets";
+
+const available = { queue: ingestQueue, machine: storageMoveMachine };
+
+export const api = new sst.aws.ApiGatewayV2("Api", {
+  transform: { route: { handler: withDefaults } },
+});
+
+for (const route of apiRoutes(routes)) {
+  api.route(route.key, {
+    handler: route.handler,
+    link: [...linksFor(route.module, available), bootstrapAdminToken],
+  });
+}
+
+/** The public error-ingest endpoint (Sentry SDKs post here): a function URL, not an API route. */
+const ingestWorker = singleWorker(workers, "url");
+
+export const ingest = ingestWorker
+  ? new sst.aws.Function(
+      "Ingest",
+      lambdaArgs({ handler: handlerOf(ingestWorker.module), link: linksFor(ingestWorker.module, available), url: true }),
+    )
+  : undefined;

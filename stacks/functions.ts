@@ -1,0 +1,54 @@
+/**
+ * What every Lambda of the app shares: runtime defaults, instance config, the storage mount, and the
+ * least-privilege link rule (`needsOf` in ./plan). Used as the API's `transform.route.handler` and for
+ * every worker, so HTTP routes and workers follow one rule.
+ */
+import { moduleOfHandler, needsOf, STORAGE_MOUNT } from "./plan";
+import { efs, instanceConfigJson, table, vpc } from "./storage";
+
+/** Fills in defaults a function did not set itself (a `Transform<FunctionArgs>`: mutates `args`). */
+export function withDefaults(args: sst.aws.FunctionArgs): undefined {
+  const module = typeof args.handler === "string" ? moduleOfHandler(args.handler) : undefined;
+  const storage = module !== undefined && needsOf(module).storage;
+  // nodejs22.x: the closest maintained Lambda runtime to the Node 20 the code is developed on.
+  args.runtime ??= "nodejs22.x";
+  args.architecture ??= "arm64";
+  args.memory ??= storage ? "1024 MB" : "512 MB";
+  // HTTP API gives up after 30 s, so a route's Lambda must finish before that.
+  args.timeout ??= "29 seconds";
+  args.logging ??= { format: "json", retention: "1 month" };
+  args.environment = $output(args.environment ?? {}).apply((env) => ({
+    FORGELINE_CONFIG_JSON: instanceConfigJson,
+    ...(process.env.FORGELINE_REVISION ? { FORGELINE_REVISION: process.env.FORGELINE_REVISION } : {}),
+    ...env,
+  }));
+  if (storage) {
+    args.vpc ??= vpc;
+    args.volume ??= { efs, path: STORAGE_MOUNT };
+  }
+  return undefined;
+}
+
+/** `withDefaults` as an expression, for workers built outside a component transform. */
+export function lambdaArgs(args: sst.aws.FunctionArgs): sst.aws.FunctionArgs {
+  withDefaults(args);
+  return args;
+}
+
+export interface Linkables {
+  queue?: sst.aws.Queue;
+  machine?: sst.Linkable<{ arn: $util.Output<string> }>;
+}
+
+/**
+ * Links for a module: the table always; the queue and the state machine only where `needsOf` says
+ * so and they exist here (task workers get no machine: it invokes them, a link back would be a cycle).
+ */
+export function linksFor(module: string, available: Linkables) {
+  const needs = needsOf(module);
+  return [
+    table,
+    ...(needs.queue && available.queue ? [available.queue] : []),
+    ...(needs.stateMachine && available.machine ? [available.machine] : []),
+  ];
+}

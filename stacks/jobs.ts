@@ -1,0 +1,92 @@
+/**
+ * The storage-move state machine, deployed from raw ASL (JSONPath). SST's `StepFunctions` component
+ * only builds JSONata states, and the local runner (`aws-local-stepfunctions`) only runs JSONPath, so
+ * the machine is a plain Pulumi `aws.sfn.StateMachine` and is linked through an `sst.Linkable`.
+ *
+ * ASL convention: a Task's `"Resource"` (or any string) `"${task:<workerName>}"` is replaced by the
+ * ARN of the Lambda built for the `workers` entry of kind `task` with that name.
+ *
+ * The ASL file is read when this module is evaluated, i.e. inside `run()` at deploy time, so its
+ * absence never breaks the type-check. Without it the machine is skipped (with a warning) and
+ * `moves/` functions get no link to it.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { workers } from "../functions/routes";
+import { handlerOf, pascal, substituteTasks, taskPlaceholders, workersOfKind } from "./plan";
+import { lambdaArgs, linksFor } from "./functions";
+
+export const ASL_FILE = "functions/moves/storage-move.asl.json";
+
+/** One Lambda per task worker, keyed by worker name. */
+export const taskFunctions: Record<string, sst.aws.Function> = Object.fromEntries(
+  workersOfKind(workers, "task").map((w) => [
+    w.name,
+    new sst.aws.Function(
+      `Task${pascal(w.name)}`,
+      // Moving a repository copies files between storages: allow minutes, not seconds.
+      lambdaArgs({ handler: handlerOf(w.module), link: linksFor(w.module, {}), timeout: "5 minutes" }),
+    ),
+  ]),
+);
+
+function readAsl(): unknown {
+  const path = join(process.cwd(), ASL_FILE); // SST runs `run()` from the app root
+  if (!existsSync(path)) {
+    console.warn(`${ASL_FILE} not found: skipping the StorageMoveMachine state machine`);
+    return undefined;
+  }
+  return JSON.parse(readFileSync(path, "utf8"));
+}
+
+function createMachine(asl: unknown) {
+  const names = taskPlaceholders(asl);
+  const missing = names.filter((n) => !taskFunctions[n]);
+  if (missing.length) throw new Error(`${ASL_FILE} references unknown task workers: ${missing.join(", ")}`);
+  const arns = Object.fromEntries(names.map((n) => [n, taskFunctions[n]!.arn]));
+
+  const role = new aws.iam.Role("StorageMoveRole", {
+    assumeRolePolicy: JSON.stringify({
+      Version: "2012-10-17",
+      Statement: [{ Effect: "Allow", Principal: { Service: "states.amazonaws.com" }, Action: "sts:AssumeRole" }],
+    }),
+  });
+  // The machine may invoke exactly the task Lambdas its definition names (and their versions).
+  const invoke = new aws.iam.RolePolicy("StorageMoveInvoke", {
+    role: role.id,
+    policy: $jsonStringify({
+      Version: "2012-10-17",
+      Statement: [
+        {
+          Effect: "Allow",
+          Action: "lambda:InvokeFunction",
+          Resource: Object.values(arns).flatMap((arn) => [arn, $interpolate`${arn}:*`]),
+        },
+      ],
+    }),
+  });
+
+  const machine = new aws.sfn.StateMachine(
+    "StorageMoveStateMachine",
+    {
+      type: "STANDARD",
+      roleArn: role.arn,
+      definition: $resolve(arns).apply((resolved) => JSON.stringify(substituteTasks(asl, resolved))),
+    },
+    { dependsOn: [invoke] },
+  );
+
+  // `Resource.StorageMoveMachine.arn` at runtime (functions/platform/resources.ts).
+  return new sst.Linkable("StorageMoveMachine", {
+    properties: { arn: machine.arn },
+    include: [
+      sst.aws.permission({
+        actions: ["states:StartExecution", "states:DescribeExecution", "states:StopExecution", "states:ListExecutions"],
+        resources: [machine.arn, machine.arn.apply((a) => `${a.replace(":stateMachine:", ":execution:")}:*`)],
+      }),
+    ],
+  });
+}
+
+const asl = readAsl();
+export const storageMoveMachine = asl === undefined ? undefined : createMachine(asl);

@@ -1,0 +1,193 @@
+/**
+ * Pure planning helpers for the infra modules: what to create, derived from the route table and the
+ * stage's storage list. No SST or Pulumi globals here, so vitest can import this file directly
+ * (`test/infra/`) and both tsconfigs type-check it.
+ *
+ * App code is NOT imported here (except the dependency-free route table): `platform/http/lambda.ts`
+ * and `platform/db/table.ts` pull in Hono, the AWS SDK and `sst`'s runtime `Resource`, which would end
+ * up bundled into the deploy-time program and tie the infra type-check to every app file. The two
+ * small things we need from them are copied below, and `test/infra/plan.test.ts` asserts the copies
+ * equal the originals.
+ */
+import type { RouteSpec, WorkerSpec } from "../functions/routes";
+
+/** Copy of `toApiGatewayPath` in `functions/platform/http/lambda.ts` (parity tested). */
+export function toApiGatewayPath(honoPath: string): string {
+  return honoPath.replace(/:([A-Za-z0-9_]+)/g, "{$1}").replace(/\*$/, "{proxy+}");
+}
+
+/** Copy of `tableDefinition` in `functions/platform/db/table.ts`, in SST's `Dynamo` shape (parity tested). */
+export const mainTable = {
+  fields: { pk: "string", sk: "string", gsi1pk: "string", gsi1sk: "string", gsi2pk: "string", gsi2sk: "string" },
+  primaryIndex: { hashKey: "pk", rangeKey: "sk" },
+  globalIndexes: {
+    gsi1: { hashKey: "gsi1pk", rangeKey: "gsi1sk" },
+    gsi2: { hashKey: "gsi2pk", rangeKey: "gsi2sk" },
+  },
+  ttl: "expireAt",
+} as const;
+
+/** Where Lambdas that touch repositories mount the EFS storages root. */
+export const STORAGE_MOUNT = "/mnt/storages";
+/** The EFS directory that holds every storage (the root of the access point Lambdas mount). */
+export const EFS_STORAGES_ROOT = "/storages";
+
+/** `functions/<module>.handler`: SST resolves it relative to the app root. */
+export const handlerOf = (module: string) => `functions/${module}.handler`;
+/** Inverse of `handlerOf`; undefined for handlers that do not follow the convention. */
+export const moduleOfHandler = (handler: string) => /^functions\/(.+)\.handler$/.exec(handler)?.[1];
+
+// ── Least privilege ──────────────────────────────────────────────────────────────────────────────
+/**
+ * What a module may touch beyond the table (which every function gets), decided by its context,
+ * i.e. the first path segment of `module`:
+ * - `moves/`         → the storage-move state machine (starts and inspects executions), and storage;
+ * - `errortracking/` → the ingest queue (enqueues events);
+ * - `hosting/`       → the repository storages (EFS mount + VPC).
+ * Anything else gets the table only. New contexts that need more extend this one rule.
+ */
+export function needsOf(module: string) {
+  const context = module.split("/")[0] ?? "";
+  return {
+    stateMachine: context === "moves",
+    queue: context === "errortracking",
+    storage: context === "hosting" || context === "moves",
+  };
+}
+
+// ── API routes ───────────────────────────────────────────────────────────────────────────────────
+export interface ApiRoute {
+  /** API Gateway route key, e.g. `GET /api/v4/users/{user_id}`. */
+  key: string;
+  module: string;
+  handler: string;
+}
+
+/** One API Gateway route per route-table entry. Duplicate keys would fail the deploy, so fail here. */
+export function apiRoutes(routes: readonly RouteSpec[]): ApiRoute[] {
+  const seen = new Set<string>();
+  return routes.map(({ method, path, module }) => {
+    const key = `${method} ${toApiGatewayPath(path)}`;
+    if (seen.has(key)) throw new Error(`Route ${key} appears twice in functions/routes.ts`);
+    seen.add(key);
+    return { key, module, handler: handlerOf(module) };
+  });
+}
+
+export const apiRouteKeys = (routes: readonly RouteSpec[]) => apiRoutes(routes).map((r) => r.key);
+
+// ── Workers ──────────────────────────────────────────────────────────────────────────────────────
+export const workersOfKind = (workers: readonly WorkerSpec[], kind: WorkerSpec["kind"]) =>
+  workers.filter((w) => w.kind === kind);
+
+/** `ingest-consumer` → `IngestConsumer`, for Pulumi resource names. */
+export const pascal = (name: string) =>
+  name.replace(/(^|[^A-Za-z0-9]+)([A-Za-z0-9])/g, (_m, _sep, c: string) => c.toUpperCase());
+
+/**
+ * The one worker of a kind that has a single slot: `queue` (an SST Queue takes one subscriber, and
+ * two consumers would split IngestQueue's messages) and `url` (the one `Ingest` function).
+ */
+export function singleWorker(workers: readonly WorkerSpec[], kind: "queue" | "url"): WorkerSpec | undefined {
+  const found = workersOfKind(workers, kind);
+  if (found.length > 1) {
+    throw new Error(`At most one "${kind}" worker is supported; functions/routes.ts lists ${found.map((w) => w.name).join(", ")}`);
+  }
+  return found[0];
+}
+
+/** Lambda timeout of the queue consumer, and the visibility timeout (6×, as AWS recommends). */
+export const QUEUE_CONSUMER_TIMEOUT_SECONDS = 60;
+export const queueVisibilitySeconds = (consumerTimeoutSeconds: number) => 6 * consumerTimeoutSeconds;
+
+export type Schedule = `rate(${string})` | `cron(${string})` | `at(${string})`;
+
+export function cronSchedule(worker: WorkerSpec): Schedule {
+  const s = worker.schedule?.trim() ?? "";
+  if (!/^(rate|cron|at)\(.+\)$/.test(s)) {
+    throw new Error(`Cron worker ${worker.name} needs a schedule like "rate(1 hour)" (got "${s}")`);
+  }
+  return s as Schedule;
+}
+
+// ── Storage-move state machine ───────────────────────────────────────────────────────────────────
+const TASK_PLACEHOLDER = /^\$\{task:([A-Za-z0-9_.-]+)\}$/;
+
+/** Worker names referenced by `"${task:<name>}"` placeholders anywhere in an ASL document. */
+export function taskPlaceholders(asl: unknown): string[] {
+  const names = new Set<string>();
+  const walk = (v: unknown): void => {
+    if (typeof v === "string") {
+      const m = TASK_PLACEHOLDER.exec(v);
+      if (m?.[1]) names.add(m[1]);
+    } else if (Array.isArray(v)) v.forEach(walk);
+    else if (v && typeof v === "object") Object.values(v).forEach(walk);
+  };
+  walk(asl);
+  return [...names].sort();
+}
+
+/** Replaces every `"${task:<name>}"` with the Lambda ARN of that task worker. */
+export function substituteTasks(asl: unknown, arns: Record<string, string>): unknown {
+  if (typeof asl === "string") {
+    const name = TASK_PLACEHOLDER.exec(asl)?.[1];
+    if (name === undefined) return asl;
+    const arn = arns[name];
+    if (!arn) throw new Error(`ASL references \${task:${name}} but no "task" worker is named ${name}`);
+    return arn;
+  }
+  if (Array.isArray(asl)) return asl.map((v) => substituteTasks(v, arns));
+  if (asl && typeof asl === "object") {
+    return Object.fromEntries(Object.entries(asl).map(([k, v]) => [k, substituteTasks(v, arns)]));
+  }
+  return asl;
+}
+
+// ── Repository storages ──────────────────────────────────────────────────────────────────────────
+/** Stage config: storage name → local, or a cluster with N replicas (named `replica-1`…`replica-N`). */
+export type StageStorages = Record<string, { kind: "local" } | { kind: "cluster"; replicas: number }>;
+
+export const defaultStageStorages: StageStorages = {
+  default: { kind: "local" },
+  cluster: { kind: "cluster", replicas: 3 },
+};
+
+const STORAGE_NAME = /^[a-zA-Z0-9_.-]{1,64}$/; // same rule as functions/platform/config.ts
+
+export function parseStageStorages(raw: unknown, source: string): StageStorages {
+  if (!raw || typeof raw !== "object" || Array.isArray(raw) || Object.keys(raw).length === 0) {
+    throw new Error(`${source}: expected a non-empty object of storages`);
+  }
+  for (const [name, s] of Object.entries(raw as Record<string, unknown>)) {
+    const spec = s as { kind?: unknown; replicas?: unknown };
+    const ok =
+      STORAGE_NAME.test(name) &&
+      (spec?.kind === "local" ||
+        (spec?.kind === "cluster" && Number.isInteger(spec.replicas) && (spec.replicas as number) >= 1));
+    if (!ok) throw new Error(`${source}: storage "${name}" must be {kind:"local"} or {kind:"cluster", replicas:N>=1}`);
+  }
+  return raw as StageStorages;
+}
+
+export interface StorageLayout {
+  /** One EFS access point per storage (per replica for clusters); `path` is absolute on the file system. */
+  accessPoints: { name: string; path: string }[];
+  /** The `storages` of `FORGELINE_CONFIG_JSON` (`functions/platform/config.ts`), as mounted in Lambda. */
+  storages: Record<string, { kind: "local"; path: string } | { kind: "cluster"; replicas: string[] }>;
+}
+
+export function storageLayout(stage: StageStorages): StorageLayout {
+  const accessPoints: StorageLayout["accessPoints"] = [];
+  const storages: StorageLayout["storages"] = {};
+  for (const [name, s] of Object.entries(stage)) {
+    if (s.kind === "local") {
+      accessPoints.push({ name: pascal(name), path: `${EFS_STORAGES_ROOT}/${name}` });
+      storages[name] = { kind: "local", path: `${STORAGE_MOUNT}/${name}` };
+    } else {
+      const replicas = Array.from({ length: s.replicas }, (_, i) => `replica-${i + 1}`);
+      for (const r of replicas) accessPoints.push({ name: pascal(`${name}-${r}`), path: `${EFS_STORAGES_ROOT}/${name}/${r}` });
+      storages[name] = { kind: "cluster", replicas: replicas.map((r) => `${STORAGE_MOUNT}/${name}/${r}`) };
+    }
+  }
+  return { accessPoints, storages };
+}

@@ -1,0 +1,87 @@
+/**
+ * Runs `sst.config.ts`'s `run()` against a recording fake of SST's globals (./fake-sst.ts) and checks
+ * what it would deploy: one API route per route-table entry with the right handler, links and
+ * defaults; storages; the queue consumer; crons; the state machine's task ARNs.
+ */
+import { existsSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { routes, workers } from "../../functions/routes";
+import { instanceConfigSchema } from "../../functions/platform/config";
+import { apiRouteKeys, needsOf, workersOfKind } from "../../stacks/plan";
+import { declared, FakeResource, installFakeSst, uninstallFakeSst, unwrap } from "./fake-sst";
+
+// Not a literal import: the app's tsconfig must not follow it into SST-global code.
+const configModule = "../../sst.config.ts";
+let outputs: Record<string, unknown>;
+
+const ofType = (type: string) => declared.filter((d) => d.type === type);
+const linkNames = (link: unknown) => (unwrap(link) as FakeResource[]).map((r) => r.name);
+
+beforeAll(async () => {
+  installFakeSst();
+  process.env.FORGELINE_STORAGES = JSON.stringify({ default: { kind: "local" }, cluster: { kind: "cluster", replicas: 2 } });
+  const config = (await import(/* @vite-ignore */ configModule)).default as { run(): Promise<Record<string, unknown>> };
+  outputs = await config.run();
+  delete process.env.FORGELINE_STORAGES;
+});
+
+afterAll(uninstallFakeSst);
+
+describe("sst.config.ts run()", () => {
+  it("declares one API route per route-table entry, in order, with its module's handler", () => {
+    const [api] = ofType("sst.aws.ApiGatewayV2");
+    const calls = api!.resource.calls.filter((c) => c.method === "route");
+    expect(calls.map((c) => c.args[0])).toEqual(apiRouteKeys(routes));
+    routes.forEach((r, i) => expect(calls[i]!.args[1].handler).toBe(`functions/${r.module}.handler`));
+  });
+
+  it("gives every route JSON logs, the table, instance config, and only the links its context needs", () => {
+    const [api] = ofType("sst.aws.ApiGatewayV2");
+    for (const { args } of api!.resource.calls) {
+      const [key, fn] = args;
+      const module = routes.find((r) => `functions/${r.module}.handler` === fn.handler)!.module;
+      expect(fn.logging, key).toMatchObject({ format: "json" });
+      const links = linkNames(fn.link);
+      expect(links, key).toContain("Main");
+      expect(links.includes("IngestQueue"), key).toBe(needsOf(module).queue);
+      expect(links.includes("StorageMoveMachine"), key).toBe(needsOf(module).stateMachine && existsSync("functions/moves/storage-move.asl.json"));
+      expect(fn.volume !== undefined, key).toBe(needsOf(module).storage);
+      const config = JSON.parse(unwrap(fn.environment).FORGELINE_CONFIG_JSON);
+      expect(instanceConfigSchema.safeParse(config).success, key).toBe(true);
+    }
+  });
+
+  it("creates one EFS access point per storage and cluster replica", () => {
+    expect(ofType("aws.efs.AccessPoint").map((d) => d.args.rootDirectory.path)).toEqual([
+      "/storages/default",
+      "/storages/cluster/replica-1",
+      "/storages/cluster/replica-2",
+    ]);
+  });
+
+  it("wires the queue (DLQ, visibility timeout), consumer, crons and task functions from the workers", () => {
+    const queue = ofType("sst.aws.Queue").find((d) => d.name === "IngestQueue")!;
+    expect(queue.args.dlq.retry).toBe(5);
+    const subscribed = queue.resource.calls.filter((c) => c.method === "subscribe");
+    expect(subscribed).toHaveLength(workersOfKind(workers, "queue").length);
+    for (const { args } of subscribed) {
+      expect(args[1]).toEqual({ batch: { size: 10, partialResponses: true } });
+      expect(parseInt(queue.args.visibilityTimeout)).toBeGreaterThanOrEqual(6 * parseInt(args[0].timeout));
+    }
+    expect(ofType("sst.aws.CronV2")).toHaveLength(workersOfKind(workers, "cron").length);
+    expect(ofType("sst.aws.Function").filter((d) => d.name.startsWith("Task"))).toHaveLength(workersOfKind(workers, "task").length);
+    expect(ofType("sst.aws.Function").filter((d) => d.name === "Ingest")).toHaveLength(workersOfKind(workers, "url").length);
+  });
+
+  it("deploys the state machine with task ARNs substituted, when the ASL exists", () => {
+    const machines = ofType("aws.sfn.StateMachine");
+    if (!existsSync("functions/moves/storage-move.asl.json")) return expect(machines).toHaveLength(0);
+    expect(machines).toHaveLength(1);
+    expect(unwrap(machines[0]!.args.definition)).not.toContain("${task:");
+  });
+
+  it("returns the outputs", () => {
+    expect(Object.keys(outputs)).toEqual(["api", "ingest", "table", "queue", "stateMachine"]);
+    expect(unwrap(outputs.api)).toMatch(/^https:/);
+  });
+});
