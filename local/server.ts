@@ -20,6 +20,8 @@ export async function loadModule<T>(module: string): Promise<T> {
 
 export async function buildLocalApp(): Promise<Hono> {
   const app = createApp();
+  // The benchmarks' baseline: the same server and middleware, no work. Not a product route.
+  if (process.env.FORGELINE_BENCH_ROUTES === "1") app.get("/__bench/bare", (c) => c.json({ ok: true }));
   for (const route of routes) {
     const mod = await loadModule<{ endpoint?: Endpoint }>(route.module);
     if (!mod.endpoint) throw new Error(`functions/${route.module}.ts does not export an endpoint`);

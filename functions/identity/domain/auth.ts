@@ -5,7 +5,8 @@
  */
 import type { Context } from "hono";
 import { ApiError, unauthorized } from "../../platform/http/errors.js";
-import { findToken, isUsable, type Scope, type TokenRecord } from "./tokens.js";
+import { findToken, hashToken, isUsable, type Scope, type TokenRecord } from "./tokens.js";
+import { principalCache, principalCacheMs } from "./principal-cache.js";
 import { findUser, findUserByUsername, type User } from "./users.js";
 
 export interface Principal {
@@ -22,17 +23,30 @@ export function presentedToken(c: Context): string | undefined {
   return c.req.query("private_token") ?? undefined;
 }
 
+async function lookup(plain: string): Promise<Principal> {
+  const hash = hashToken(plain);
+  const now = Date.now();
+  const hit = principalCache.get(hash) as { principal: Principal; until: number } | undefined;
+  if (hit && hit.until > now && isUsable(hit.principal.token)) return hit.principal;
+  const token = await findToken(plain);
+  if (!token || !isUsable(token)) throw unauthorized();
+  const user = await findUser(token.userId);
+  if (!user || user.state !== "active") throw unauthorized();
+  const principal: Principal = { user, scopes: token.scopes, token };
+  if (principalCacheMs() > 0) {
+    if (principalCache.size > 10_000) principalCache.clear();
+    principalCache.set(hash, { principal, until: now + principalCacheMs() });
+  }
+  return principal;
+}
+
 export async function authenticate(c: Context): Promise<Principal | undefined> {
   const cached = c.get("principal" as never) as Principal | undefined;
   if (cached) return cached;
   const plain = presentedToken(c);
   if (plain === undefined) return undefined;
   if (plain.length < 8 || plain.length > 256) throw unauthorized();
-  const token = await findToken(plain);
-  if (!token || !isUsable(token)) throw unauthorized();
-  const user = await findUser(token.userId);
-  if (!user || user.state !== "active") throw unauthorized();
-  let principal: Principal = { user, scopes: token.scopes, token };
+  let principal = await lookup(plain);
   const sudo = c.req.header("sudo");
   if (sudo) principal = await impersonate(principal, sudo);
   c.set("principal" as never, principal as never);

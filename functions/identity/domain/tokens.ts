@@ -6,6 +6,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { getItem, nextId, putItem, updateItem } from "../../platform/db/table.js";
 import { tokenKey, tokensOfUserIndex } from "./keys.js";
+import { forgetCachedToken } from "./principal-cache.js";
 
 export const SCOPES = ["api", "read_api", "read_user", "read_repository", "write_repository", "sudo"] as const;
 export type Scope = (typeof SCOPES)[number];
@@ -73,6 +74,7 @@ export function isUsable(record: TokenRecord, now = new Date()): boolean {
 }
 
 export async function revokeToken(hash: string): Promise<void> {
+  forgetCachedToken(hash);
   const key = tokenKey(hash);
   await updateItem({ ...key, update: "SET revoked = :t", values: { ":t": true }, condition: "attribute_exists(pk)" });
 }

@@ -1,0 +1,96 @@
+/**
+ * Every /api/v4 route of the route table, driven by its endpoint's own declaration (access, admin,
+ * schemas): the auth matrix (no token → 401, wrong scope → 403, non-admin on admin routes → 403,
+ * non-member on a private container → 404) and bad input (invalid JSON, unknown fields, wrong
+ * types, huge bodies → 400/413 in GitLab's shape, never 5xx). New routes are covered automatically.
+ */
+import { describe, it, expect, beforeAll } from "vitest";
+import { routes } from "../../functions/routes.js";
+import type { Endpoint } from "../../functions/platform/http/endpoint.js";
+import { loadModule } from "../../local/server.js";
+import { api, newUser, unique } from "../support/api.js";
+
+const apiRoutes = routes.filter((r) => r.path.startsWith("/api/v4/"));
+const endpoints = new Map<string, Endpoint>();
+const ids: Record<string, string> = {};
+let owner: Awaited<ReturnType<typeof newUser>>;
+
+beforeAll(async () => {
+  for (const r of apiRoutes) endpoints.set(`${r.method} ${r.path}`, (await loadModule<{ endpoint: Endpoint }>(r.module)).endpoint);
+  owner = await newUser();
+  const project = await api("POST", "/api/v4/projects", { token: owner.token, body: { name: unique("matrix"), initialize_with_readme: true } });
+  const group = await api("POST", "/api/v4/groups", { token: owner.token, body: { name: "matrix", path: unique("matrix") } });
+  const snippet = await api("POST", "/api/v4/snippets", { token: owner.token, body: { title: "s", files: [{ file_path: "a.txt", content: "a" }] } });
+  ids.project = String(project.body.id);
+  ids.group = String(group.body.id);
+  ids.snippet = String(snippet.body?.id ?? 999999);
+  ids.user = String(owner.id);
+});
+
+/** A concrete URL for a route: containers are the owner's private ones. */
+function url(path: string): string {
+  const container = /^\/api\/v4\/(projects|groups|snippets)\/:id/.exec(path)?.[1];
+  return path
+    .replace(/^\/api\/v4\/(projects|groups|snippets)\/:id/, (_m, kind: string) => `/api/v4/${kind}/${ids[kind === "projects" ? "project" : kind === "groups" ? "group" : "snippet"]}`)
+    .replace(":user_id", ids.user!)
+    .replace(":file_path", "README.md")
+    .replace(":slug", "home")
+    .replace(":ref", "main")
+    .replace(/:[a-z_]+/g, "1") + (container ? "" : "");
+}
+
+const scopedToContainer = (path: string) => /^\/api\/v4\/(projects|groups|snippets)\/:id/.test(path);
+
+describe.each(apiRoutes)("$method $path", (route) => {
+  const key = `${route.method} ${route.path}`;
+
+  it("enforces authentication, scopes, admin and visibility", async () => {
+    const spec = endpoints.get(key)!.spec;
+    const target = url(route.path);
+    const anonymous = await api(route.method, target);
+    if (spec.access !== "public" || spec.admin) expect(anonymous).toMatchObject({ status: 401, body: { message: "401 Unauthorized" } });
+    else expect([200, 401, 404]).toContain(anonymous.status);
+
+    const readUserOnly = await newUser({ scopes: ["read_user"] });
+    const narrow = await api(route.method, target, { token: readUserOnly.token, body: route.method === "GET" || route.method === "DELETE" ? undefined : {} });
+    if (spec.access === "read" || spec.access === "write") expect(narrow.status).toBe(403);
+    if (spec.access === "write") {
+      const readApi = await newUser({ scopes: ["read_api"] });
+      expect((await api(route.method, target, { token: readApi.token, body: route.method === "DELETE" ? undefined : {} })).status).toBe(403);
+    }
+
+    const stranger = await newUser();
+    const asStranger = await api(route.method, target, { token: stranger.token, body: route.method === "GET" || route.method === "DELETE" ? undefined : {} });
+    if (spec.admin) expect(asStranger).toMatchObject({ status: 403 });
+    else if (scopedToContainer(route.path) && (route.method === "GET" || route.method === "DELETE" || !spec.body)) expect(asStranger.status).toBe(404);
+    expect(asStranger.status).toBeLessThan(500);
+  });
+
+  it("answers bad input with 400/413 in GitLab's shape, never 5xx", async () => {
+    const spec = endpoints.get(key)!.spec;
+    const token = (await newUser({ admin: true })).token;
+    const target = url(route.path);
+    if (spec.body) {
+      const badJson = await api(route.method, target, { token, raw: "{not json", headers: { "Content-Type": "application/json" } });
+      expect(badJson).toMatchObject({ status: 400, body: { error: "body is not valid JSON" } });
+      const unknown = await api(route.method, target, { token, body: { surely_not_a_field_xyz: 1 } });
+      expect(unknown.status).toBe(400);
+      expect(JSON.stringify(unknown.body)).toMatch(/surely_not_a_field_xyz is not a recognized parameter|is missing|does not have a valid value|is invalid/);
+      const wrongTypes = await api(route.method, target, { token, raw: "[1,2,3]", headers: { "Content-Type": "application/json" } });
+      expect(wrongTypes.status).toBe(400);
+      const huge = await api(route.method, target, { token, raw: JSON.stringify({ x: "y".repeat(11 * 1024 * 1024) }), headers: { "Content-Type": "application/json" } });
+      expect(huge).toMatchObject({ status: 413, body: { message: "413 Request Entity Too Large" } });
+    }
+    if (spec.query) {
+      const res = await api(route.method, `${target}${target.includes("?") ? "&" : "?"}per_page=lots&page=-1`, { token });
+      expect(res.status).toBeLessThan(500);
+      if ("page" in ((spec.query as unknown as { shape?: object }).shape ?? {})) expect(res).toMatchObject({ status: 400 });
+    }
+    const numericParam = /:(user_id|key_id|move_id)/.exec(route.path);
+    if (numericParam) {
+      const wrong = await api(route.method, target.replace(/\/\d+(\/[^/]*)?$/, (m, rest: string | undefined) => `/abc${rest ?? ""}`), { token, body: spec.body ? {} : undefined });
+      expect(wrong.status).toBeGreaterThanOrEqual(400);
+      expect(wrong.status).toBeLessThan(500);
+    }
+  });
+});
