@@ -1,31 +1,31 @@
 /**
  * AWS SDK clients, created once per process (module scope, as Lambda best practice wants).
  * Endpoints come from the SDK's standard `AWS_ENDPOINT_URL_<SERVICE>` variables, which the local
- * runtime points at the embedded stand-ins; on AWS they are unset.
+ * runtime points at the embedded stand-ins; on AWS they are unset. A client is rebuilt only if its
+ * endpoint variable changes (a test that restarts the runtime in one process).
  */
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { SQSClient } from "@aws-sdk/client-sqs";
 import { SFNClient } from "@aws-sdk/client-sfn";
 
-let ddb: DynamoDBDocumentClient | undefined;
-let sqs: SQSClient | undefined;
-let sfn: SFNClient | undefined;
-
-export function dynamo(): DynamoDBDocumentClient {
-  ddb ??= DynamoDBDocumentClient.from(
-    new DynamoDBClient({ endpoint: process.env.AWS_ENDPOINT_URL_DYNAMODB, maxAttempts: 5 }),
-    { marshallOptions: { removeUndefinedValues: true } },
-  );
-  return ddb;
+function memo<T>(envVar: string, create: (endpoint: string | undefined) => T): () => T {
+  let client: T | undefined;
+  let builtFor: string | undefined;
+  return () => {
+    const endpoint = process.env[envVar];
+    if (!client || builtFor !== endpoint) {
+      client = create(endpoint);
+      builtFor = endpoint;
+    }
+    return client;
+  };
 }
 
-export function sqsClient(): SQSClient {
-  sqs ??= new SQSClient({ endpoint: process.env.AWS_ENDPOINT_URL_SQS });
-  return sqs;
-}
+export const dynamo = memo("AWS_ENDPOINT_URL_DYNAMODB", (endpoint) =>
+  DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint, maxAttempts: 5 }), { marshallOptions: { removeUndefinedValues: true } }),
+);
 
-export function sfnClient(): SFNClient {
-  sfn ??= new SFNClient({ endpoint: process.env.AWS_ENDPOINT_URL_SFN });
-  return sfn;
-}
+export const sqsClient = memo("AWS_ENDPOINT_URL_SQS", (endpoint) => new SQSClient({ endpoint }));
+
+export const sfnClient = memo("AWS_ENDPOINT_URL_SFN", (endpoint) => new SFNClient({ endpoint }));
