@@ -51,7 +51,10 @@ describe("repository_storages_weighted", () => {
     let seed = 42;
     const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
     const counts: Record<string, number> = { a: 0, b: 0, c: 0 };
-    for (let i = 0; i < 20_000; i++) counts[pickWeighted({ a: 75, b: 25, c: 0 }, [], random)!]++;
+    for (let i = 0; i < 20_000; i++) {
+      const picked = pickWeighted({ a: 75, b: 25, c: 0 }, [], random)!;
+      counts[picked] = (counts[picked] ?? 0) + 1;
+    }
     expect(counts.c).toBe(0);
     expect(counts.a! / 20_000).toBeGreaterThan(0.72);
     expect(counts.a! / 20_000).toBeLessThan(0.78);
