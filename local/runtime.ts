@@ -4,7 +4,7 @@
  * deploy to Lambda. Used by `npm start` (persistent data folder) and by the tests (temporary folder,
  * random ports).
  */
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { serve, type ServerType } from "@hono/node-server";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
@@ -58,9 +58,36 @@ export function defaultLocalConfig(dataDir: string) {
   };
 }
 
+/** Written while a persistent runtime runs, so CLIs (backup, restore, inventory) can join it. */
+export interface RuntimeInfo {
+  pid: number;
+  baseUrl: string;
+  env: Record<string, string>;
+}
+
+export const runtimeInfoFile = (dataDir: string) => join(resolve(dataDir), "runtime.json");
+
+/** The running instance on this data folder, if any (a stale file from a crash is ignored). */
+export function runningInstance(dataDir: string): RuntimeInfo | undefined {
+  const file = runtimeInfoFile(dataDir);
+  if (!existsSync(file)) return undefined;
+  const info = JSON.parse(readFileSync(file, "utf8")) as RuntimeInfo;
+  try {
+    process.kill(info.pid, 0);
+    return info;
+  } catch {
+    return undefined;
+  }
+}
+
 export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
   const dataDir = resolve(opts.dataDir);
   mkdirSync(dataDir, { recursive: true });
+  if (opts.persistent) {
+    const other = runningInstance(dataDir);
+    // Two DynamoDB Local processes on one database file would corrupt it.
+    if (other && other.pid !== process.pid) throw new Error(`Another instance (pid ${other.pid}) is already running on ${dataDir} at ${other.baseUrl}`);
+  }
   const stops: Array<() => Promise<void>> = [];
   const stopAll = async () => {
     for (const stop of stops.reverse()) await stop().catch(() => undefined);
@@ -108,6 +135,11 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
         if (w.kind === "queue") pollers.push(pollQueue(sqs, { name: w.name, queueUrl: queue.url, queueArn: arn, handler: mod.handler as never }));
         if (w.kind === "cron" && w.schedule) crons.push(scheduleCron({ name: w.name, schedule: w.schedule, handler: mod.handler as never }));
       }
+    }
+    if (opts.persistent) {
+      const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => /^(AWS_|SST_RESOURCE_|FORGELINE_)/.test(k) && !/TOKEN/.test(k))) as Record<string, string>;
+      writeFileSync(runtimeInfoFile(dataDir), JSON.stringify({ pid: process.pid, baseUrl, env } satisfies RuntimeInfo, null, 2), { mode: 0o600 });
+      stops.push(async () => rmSync(runtimeInfoFile(dataDir), { force: true }));
     }
     // Shut down in order: stop taking requests, let consumers drain, save what is left, stop stand-ins.
     stops.push(async () => {

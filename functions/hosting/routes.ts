@@ -1,5 +1,6 @@
 /** Hosting routes (projects, groups, members, repositories). Part of the one route table, `functions/routes.ts`. */
 import type { RouteSpec } from "../routes.js";
+import { snippetRoutes, wikiRoutes } from "./snippet-wiki-routes.js";
 
 const r = (method: RouteSpec["method"], path: string, module: string): RouteSpec => ({ method, path, module: `hosting/http/${module}` });
 
@@ -24,4 +25,6 @@ export const hostingRoutes: RouteSpec[] = [
   r("GET", "/api/v4/groups/:id/members", "list-group-members"),
   r("POST", "/api/v4/groups/:id/members", "add-group-member"),
   r("DELETE", "/api/v4/groups/:id/members/:user_id", "remove-group-member"),
+  ...snippetRoutes,
+  ...wikiRoutes,
 ];

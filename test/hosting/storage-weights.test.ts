@@ -40,6 +40,19 @@ describe("repository_storages_weighted", () => {
     }
   });
 
+  it("creates a group wiki repository on every replica of a cluster chosen by the weights, on its first page", async () => {
+    await call("PUT", "/api/v4/application/settings", { repository_storages_weighted: { default: 0, secondary: 0, cluster: 100 } });
+    const group = await call("POST", "/api/v4/groups", { name: "wiki-on-cluster", path: "wiki-on-cluster" });
+    const page = await call("POST", `/api/v4/groups/${group.body.id}/wikis`, { title: "Hello World", content: "# Hi\n" });
+    expect(page.status).toBe(201);
+    await call("PUT", "/api/v4/application/settings", { repository_storages_weighted: { default: 100, cluster: 0 } });
+    expect((await call("POST", `/api/v4/groups/${group.body.id}/wikis`, { title: "Second", content: "2" })).status).toBe(201);
+    for (const replica of repoPaths("cluster", "group-wiki", group.body.id)) {
+      fsck(replica);
+      expect(commitSubjects(replica)).toEqual(["Create Second", "Create Hello World"]);
+    }
+  });
+
   it("falls back to default when every weight is zero", async () => {
     await call("PUT", "/api/v4/application/settings", { repository_storages_weighted: { default: 0, secondary: 0, cluster: 0 } });
     expect(await storageOfNewProject("all-zero")).toBe("default");

@@ -1,0 +1,190 @@
+/** Personal snippets: a titled set of files kept in the snippet's own repository (branch `main`). */
+import { getItem, isConditionFailure, nextId, putItem, queryPage, transact, updateItem, GSI1 } from "../../platform/db/table.js";
+import { badRequest, forbidden, notFound, paramError } from "../../platform/http/errors.js";
+import { describeError, log } from "../../platform/log.js";
+import type { Principal } from "../../identity/domain/auth.js";
+import { pickStorage } from "../../identity/domain/settings.js";
+import { AccessLevel, canSee, type Visibility } from "./access.js";
+import { containerKey, snippetsOfAuthorIndex, storageIndexKeys } from "./keys.js";
+import { commitActions, hashedRelativePath, initRepository, listTree, readFile, removeRepository } from "./git/index.js";
+import { readRepository } from "./read-path.js";
+import { withRepositoryWrite, type RepositoryLocation } from "./write-path.js";
+
+export { basicSnippetView } from "./snippet-view.js";
+
+/** GitLab commits snippet files to the repository's default branch, `main` on new instances. */
+export const SNIPPET_BRANCH = "main";
+
+export interface Snippet {
+  id: number;
+  title: string;
+  /** "" when none was given (the same shape as projects and groups); the API shows that as null. */
+  description: string;
+  visibility: Visibility;
+  authorId: number;
+  createdAt: string;
+  updatedAt: string;
+  storage: string;
+  relativePath: string;
+  readOnly: boolean;
+}
+
+export interface SnippetFileAction {
+  action: "create" | "update" | "delete" | "move";
+  file_path: string;
+  previous_path?: string;
+  content?: string;
+}
+
+export async function findSnippet(id: number): Promise<Snippet | undefined> {
+  const key = containerKey("snippet", id);
+  return getItem<Snippet>(key.pk, key.sk);
+}
+
+/**
+ * The snippet if the caller may see it (private: author and admins; internal: any signed-in user;
+ * public: everyone), and whether it may change it (author or admin). Hidden snippets answer 404.
+ */
+export async function visibleSnippet(principal: Principal | undefined, id: number) {
+  const snippet = await findSnippet(id);
+  if (!snippet) throw notFound("Snippet");
+  const mayWrite = !!principal && (principal.user.admin || principal.user.id === snippet.authorId);
+  if (!canSee(principal, snippet.visibility, mayWrite ? AccessLevel.owner : AccessLevel.none)) throw notFound("Snippet");
+  return { snippet, mayWrite };
+}
+
+export async function writableSnippet(principal: Principal, id: number): Promise<Snippet> {
+  const { snippet, mayWrite } = await visibleSnippet(principal, id);
+  if (!mayWrite) throw forbidden();
+  return snippet;
+}
+
+const authorOf = (p: Principal) => ({ name: p.user.name, email: p.user.email });
+
+export async function createSnippet(
+  principal: Principal,
+  input: { title: string; description?: string; visibility?: Visibility; files: Array<{ file_path: string; content: string }> },
+): Promise<Snippet> {
+  const storage = await pickStorage();
+  if (!storage) throw badRequest("no repository storage is available for new snippets");
+  const id = await nextId("snippets");
+  const now = new Date().toISOString();
+  const snippet: Snippet = {
+    id,
+    title: input.title,
+    description: input.description ?? "",
+    visibility: input.visibility ?? "private",
+    authorId: principal.user.id,
+    createdAt: now,
+    updatedAt: now,
+    storage,
+    relativePath: hashedRelativePath("snippet", id),
+    readOnly: false,
+  };
+  // Repository first, then the item that points at it: no reader ever sees a dangling snippet.
+  await initRepository(storage, snippet.relativePath, { defaultBranch: SNIPPET_BRANCH });
+  const item = { ...containerKey("snippet", id), ...snippetsOfAuthorIndex(snippet.authorId, id), ...storageIndexKeys("snippet", storage, id), type: "snippet", ...snippet };
+  try {
+    await putItem(item);
+    await withRepositoryWrite("snippet", id, (loc) =>
+      commitActions(loc!.storage, loc!.relativePath, {
+        branch: SNIPPET_BRANCH,
+        message: "Initial commit",
+        author: authorOf(principal),
+        actions: input.files.map((f) => ({ action: "create" as const, ...f })),
+      }),
+    );
+  } catch (err) {
+    // A snippet whose files were refused (bad path, duplicate name) must not survive half-made.
+    await discard(snippet).catch((cleanup) => log.warn("snippet rollback failed", { snippetId: id, ...describeError(cleanup) }));
+    throw err;
+  }
+  return snippet;
+}
+
+async function discard(snippet: Snippet): Promise<void> {
+  try {
+    // Never under a storage move (read-only): the move owns the repository until it finishes.
+    await transact([{ Delete: { Key: containerKey("snippet", snippet.id), ConditionExpression: "attribute_not_exists(readOnly) OR readOnly = :f", ExpressionAttributeValues: { ":f": false } } }]);
+  } catch (err) {
+    if (isConditionFailure(err)) return;
+    throw err;
+  }
+  await removeRepository(snippet.storage, snippet.relativePath);
+}
+
+/** Files left after `actions`, so a change that would empty the snippet is refused before committing. */
+function remainingFiles(current: string[], actions: SnippetFileAction[]): string[] {
+  const files = new Set(current);
+  actions.forEach((a, i) => {
+    if ((a.action === "create" || a.action === "update") && a.content === undefined) throw paramError(`files.${i}.content is missing`);
+    if (a.action === "move" && !a.previous_path) throw paramError(`files.${i}.previous_path is missing`);
+    if (a.action === "create") files.add(a.file_path);
+    if (a.action === "delete") files.delete(a.file_path);
+    if (a.action === "move") {
+      files.delete(a.previous_path!);
+      files.add(a.file_path);
+    }
+  });
+  return [...files];
+}
+
+/**
+ * Every update, metadata included, goes through the write path: while a storage move holds the
+ * repository the whole request is refused with the read-only error and nothing changes.
+ */
+export async function updateSnippet(
+  principal: Principal,
+  snippet: Snippet,
+  changes: { title?: string; description?: string; visibility?: Visibility; files?: SnippetFileAction[] },
+): Promise<Snippet> {
+  return withRepositoryWrite("snippet", snippet.id, async (loc) => {
+    if (changes.files?.length) {
+      if (remainingFiles(await filesAt(loc!), changes.files).length === 0) throw badRequest("a snippet must keep at least one file");
+      await commitActions(loc!.storage, loc!.relativePath, { branch: SNIPPET_BRANCH, message: "Update snippet", author: authorOf(principal), actions: changes.files });
+    }
+    const next: Snippet = {
+      ...snippet,
+      ...loc!,
+      title: changes.title ?? snippet.title,
+      description: changes.description ?? snippet.description,
+      visibility: changes.visibility ?? snippet.visibility,
+      updatedAt: new Date().toISOString(),
+    };
+    await updateItem({
+      ...containerKey("snippet", snippet.id),
+      update: "SET title = :t, description = :d, visibility = :v, updatedAt = :u",
+      condition: "attribute_exists(pk)",
+      values: { ":t": next.title, ":d": next.description, ":v": next.visibility, ":u": next.updatedAt },
+    });
+    return next;
+  });
+}
+
+/** Deletes the item and the repository; refused while read-only (a move would leave a copy behind). */
+export async function deleteSnippet(snippet: Snippet): Promise<void> {
+  await withRepositoryWrite("snippet", snippet.id, async (loc) => {
+    await transact([{ Delete: { Key: containerKey("snippet", snippet.id) } }]);
+    if (loc) await removeRepository(loc.storage, loc.relativePath);
+  });
+}
+
+/** The caller's own snippets, newest first (GitLab's `GET /snippets`). */
+export async function listSnippetsOfAuthor(authorId: number, offset: number, limit: number) {
+  const page = await queryPage<Snippet>({ index: GSI1, pk: snippetsOfAuthorIndex(authorId, 0).gsi1pk, offset, limit });
+  return { snippets: page.items, hasMore: page.hasMore };
+}
+
+async function filesAt(loc: RepositoryLocation): Promise<string[]> {
+  const tree = await listTree(loc.storage, loc.relativePath, { ref: SNIPPET_BRANCH, recursive: true });
+  return (tree ?? []).filter((t) => t.type === "blob").map((t) => t.path).sort();
+}
+
+/** File paths on `main`, in git's order; the first one is the snippet's `file_name`. */
+export function snippetFiles(snippet: Snippet): Promise<string[]> {
+  return readRepository("snippet", snippet.id, snippet, filesAt);
+}
+
+export function readSnippetFile(snippet: Snippet, ref: string, filePath: string): Promise<Buffer | undefined> {
+  return readRepository("snippet", snippet.id, snippet, (loc) => readFile(loc.storage, loc.relativePath, { ref, filePath }));
+}

@@ -1,0 +1,23 @@
+import { z } from "zod";
+import { defineEndpoint } from "../../platform/http/endpoint.js";
+import { lambda } from "../../platform/http/lambda.js";
+import { notFound } from "../../platform/http/errors.js";
+import { positiveInt } from "../../platform/http/params.js";
+import { readSnippetFile, visibleSnippet } from "../domain/snippets.js";
+import { rawText } from "./snippet-common.js";
+
+/** `ref` and `file_path` are URL-encoded (`dir%2Ffile.txt`). GitLab requires a token here. */
+export const endpoint = defineEndpoint(
+  {
+    summary: "Raw content of one snippet file at a ref",
+    access: "read",
+    params: z.object({ id: positiveInt(), ref: z.string().min(1).max(255), file_path: z.string().min(1).max(4096) }),
+  },
+  async ({ c, principal, params }) => {
+    const { snippet } = await visibleSnippet(principal, params.id);
+    const content = await readSnippetFile(snippet, params.ref, params.file_path);
+    if (!content) throw notFound("File");
+    return rawText(c, content);
+  },
+);
+export const handler = lambda(endpoint);

@@ -1,0 +1,22 @@
+/** Personal snippets and group wikis. Part of the one route table, `functions/routes.ts`. */
+import type { RouteSpec } from "../routes.js";
+
+const r = (method: RouteSpec["method"], path: string, module: string): RouteSpec => ({ method, path, module: `hosting/http/${module}` });
+
+export const snippetRoutes: RouteSpec[] = [
+  r("GET", "/api/v4/snippets", "list-snippets"),
+  r("POST", "/api/v4/snippets", "create-snippet"),
+  r("GET", "/api/v4/snippets/:id", "get-snippet"),
+  r("PUT", "/api/v4/snippets/:id", "update-snippet"),
+  r("DELETE", "/api/v4/snippets/:id", "delete-snippet"),
+  r("GET", "/api/v4/snippets/:id/raw", "snippet-raw"),
+  r("GET", "/api/v4/snippets/:id/files/:ref/:file_path/raw", "snippet-file-raw"),
+];
+
+export const wikiRoutes: RouteSpec[] = [
+  r("GET", "/api/v4/groups/:id/wikis", "list-wiki-pages"),
+  r("POST", "/api/v4/groups/:id/wikis", "create-wiki-page"),
+  r("GET", "/api/v4/groups/:id/wikis/:slug", "get-wiki-page"),
+  r("PUT", "/api/v4/groups/:id/wikis/:slug", "update-wiki-page"),
+  r("DELETE", "/api/v4/groups/:id/wikis/:slug", "delete-wiki-page"),
+];
