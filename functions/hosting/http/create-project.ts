@@ -4,12 +4,10 @@ import { lambda } from "../../platform/http/lambda.js";
 import { bool, int } from "../../platform/http/params.js";
 import { baseUrl } from "../../platform/http/urls.js";
 import { paramError } from "../../platform/http/errors.js";
-import { createProject, FEATURES } from "../domain/projects.js";
+import { createProject } from "../domain/projects.js";
 import { projectView } from "../domain/project-view.js";
 import { targetNamespace } from "../domain/namespaces.js";
-import { featureLevel, pathSegment, slugify, visibility } from "./schemas.js";
-
-const features = Object.fromEntries(FEATURES.map((f) => [f, featureLevel.optional()])) as Record<(typeof FEATURES)[number], z.ZodOptional<typeof featureLevel>>;
+import { chosenFeatures, featureFields, pathSegment, slugify, visibility } from "./schemas.js";
 
 export const endpoint = defineEndpoint(
   {
@@ -24,13 +22,12 @@ export const endpoint = defineEndpoint(
       visibility: visibility.optional(),
       initialize_with_readme: bool().optional(),
       default_branch: z.string().regex(/^[A-Za-z0-9._\/-]{1,255}$/).optional(),
-      ...features,
+      ...featureFields,
     }),
   },
   async ({ c, principal, body }) => {
     if (!body.name && !body.path) throw paramError("name, path are missing, at least one parameter must be provided");
     const ns = await targetNamespace(principal, body.namespace_id);
-    const chosen = Object.fromEntries(FEATURES.filter((f) => body[f]).map((f) => [f, body[f]]));
     const project = await createProject(principal, ns, {
       name: body.name ?? body.path!,
       path: body.path ?? slugify(body.name!),
@@ -38,7 +35,7 @@ export const endpoint = defineEndpoint(
       visibility: body.visibility,
       initializeWithReadme: body.initialize_with_readme,
       defaultBranch: body.default_branch,
-      features: chosen,
+      features: chosenFeatures(body),
     });
     return projectView(project, baseUrl(c), { admin: principal.user.admin });
   },

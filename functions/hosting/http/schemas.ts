@@ -1,6 +1,7 @@
 /** Request schemas shared by the hosting routes. */
 import { z } from "zod";
 import { idOrPath, positiveInt } from "../../platform/http/params.js";
+import { FEATURES, type Feature, type FeatureLevel } from "../domain/projects.js";
 
 export const visibility = z.enum(["private", "internal", "public"]);
 export const featureLevel = z.enum(["disabled", "private", "enabled"]);
@@ -17,4 +18,12 @@ export const pathSegment = z
 
 export function slugify(name: string): string {
   return name.trim().toLowerCase().replace(/[^a-z0-9_.-]+/g, "-").replace(/^[-.]+|[-.]+$/g, "").slice(0, 255) || "project";
+}
+
+/** `issues_access_level`, `monitor_access_level`, …: every project feature setting, all optional. */
+export const featureFields = Object.fromEntries(FEATURES.map((f) => [f, featureLevel.optional()])) as Record<Feature, z.ZodOptional<typeof featureLevel>>;
+
+/** The feature settings a request actually set. */
+export function chosenFeatures(body: Partial<Record<Feature, FeatureLevel>>): Partial<Record<Feature, FeatureLevel>> {
+  return Object.fromEntries(FEATURES.filter((f) => body[f]).map((f) => [f, body[f]]));
 }

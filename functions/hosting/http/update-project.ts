@@ -4,11 +4,9 @@ import { lambda } from "../../platform/http/lambda.js";
 import { baseUrl } from "../../platform/http/urls.js";
 import { forbidden } from "../../platform/http/errors.js";
 import { AccessLevel } from "../domain/access.js";
-import { FEATURES, updateProject, visibleProject } from "../domain/projects.js";
+import { updateProject, visibleProject } from "../domain/projects.js";
 import { projectView } from "../domain/project-view.js";
-import { featureLevel, projectParams, visibility } from "./schemas.js";
-
-const features = Object.fromEntries(FEATURES.map((f) => [f, featureLevel.optional()])) as Record<(typeof FEATURES)[number], z.ZodOptional<typeof featureLevel>>;
+import { chosenFeatures, featureFields, projectParams, visibility } from "./schemas.js";
 
 /** Maintainer+. Renaming the path is not offered (it would move the repository's URL). */
 export const endpoint = defineEndpoint(
@@ -21,19 +19,18 @@ export const endpoint = defineEndpoint(
       description: z.string().max(2000).optional(),
       visibility: visibility.optional(),
       default_branch: z.string().regex(/^[A-Za-z0-9._\/-]{1,255}$/).optional(),
-      ...features,
+      ...featureFields,
     }),
   },
   async ({ c, principal, params, body }) => {
     const { project, level } = await visibleProject(principal, params.id);
     if (level < AccessLevel.maintainer) throw forbidden();
-    const chosen = Object.fromEntries(FEATURES.filter((f) => body[f]).map((f) => [f, body[f]]));
     const updated = await updateProject(project, {
       name: body.name,
       description: body.description,
       visibility: body.visibility,
       defaultBranch: body.default_branch,
-      features: chosen,
+      features: chosenFeatures(body),
     });
     return projectView(updated, baseUrl(c), { admin: principal.user.admin });
   },

@@ -97,79 +97,56 @@ export interface QueryPage<T> {
   hasMore: boolean;
 }
 
+interface KeyRange {
+  index?: typeof GSI1 | typeof GSI2;
+  pk: string;
+  skPrefix?: string;
+  ascending?: boolean;
+  filter?: { expression: string; names?: Record<string, string>; values?: Record<string, unknown> };
+}
+
+/** Pages of one key range, in sort-key order; `pageSize` bounds each Query call. */
+async function* queryRange<T>(range: KeyRange, pageSize?: () => number): AsyncGenerator<T[]> {
+  const pkName = range.index ? `${range.index}pk` : "pk";
+  const skName = range.index ? `${range.index}sk` : "sk";
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const out = await dynamo().send(
+      new QueryCommand({
+        TableName: resources.mainTable(),
+        IndexName: range.index,
+        KeyConditionExpression: range.skPrefix ? "#pk = :pk AND begins_with(#sk, :sk)" : "#pk = :pk",
+        FilterExpression: range.filter?.expression,
+        ExpressionAttributeNames: { "#pk": pkName, ...(range.skPrefix ? { "#sk": skName } : {}), ...range.filter?.names },
+        ExpressionAttributeValues: { ":pk": range.pk, ...(range.skPrefix ? { ":sk": range.skPrefix } : {}), ...range.filter?.values },
+        ScanIndexForward: range.ascending ?? false,
+        Limit: pageSize?.(),
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    yield (out.Items ?? []) as T[];
+    startKey = out.LastEvaluatedKey;
+  } while (startKey);
+}
+
 /**
  * Offset page of a key range, newest (highest sort key) first unless `ascending`. Reads at most
  * `offset + limit + 1` items through Query pagination; the extra one tells whether a next page exists.
  */
-export async function queryPage<T = Item>(input: {
-  index?: typeof GSI1 | typeof GSI2;
-  pk: string;
-  skPrefix?: string;
-  ascending?: boolean;
-  offset: number;
-  limit: number;
-  filter?: { expression: string; names?: Record<string, string>; values?: Record<string, unknown> };
-}): Promise<QueryPage<T>> {
-  const pkName = input.index ? `${input.index}pk` : "pk";
-  const skName = input.index ? `${input.index}sk` : "sk";
+export async function queryPage<T = Item>(input: KeyRange & { offset: number; limit: number }): Promise<QueryPage<T>> {
   const want = input.offset + input.limit + 1;
   const collected: T[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const out = await dynamo().send(
-      new QueryCommand({
-        TableName: resources.mainTable(),
-        IndexName: input.index,
-        KeyConditionExpression: input.skPrefix ? "#pk = :pk AND begins_with(#sk, :sk)" : "#pk = :pk",
-        FilterExpression: input.filter?.expression,
-        ExpressionAttributeNames: {
-          "#pk": pkName,
-          ...(input.skPrefix ? { "#sk": skName } : {}),
-          ...input.filter?.names,
-        },
-        ExpressionAttributeValues: {
-          ":pk": input.pk,
-          ...(input.skPrefix ? { ":sk": input.skPrefix } : {}),
-          ...input.filter?.values,
-        },
-        ScanIndexForward: input.ascending ?? false,
-        Limit: Math.min(want - collected.length + 1, 500),
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    collected.push(...((out.Items ?? []) as T[]));
-    startKey = out.LastEvaluatedKey;
-  } while (startKey && collected.length < want);
-  const page = collected.slice(input.offset, input.offset + input.limit);
-  return { items: page, hasMore: collected.length > input.offset + input.limit };
+  for await (const batch of queryRange<T>(input, () => Math.min(want - collected.length + 1, 500))) {
+    collected.push(...batch);
+    if (collected.length >= want) break;
+  }
+  return { items: collected.slice(input.offset, input.offset + input.limit), hasMore: collected.length > input.offset + input.limit };
 }
 
 /** Every item of a key range (for bounded sets such as a project's members or a batch of moves). */
-export async function queryAll<T = Item>(input: {
-  index?: typeof GSI1 | typeof GSI2;
-  pk: string;
-  skPrefix?: string;
-  ascending?: boolean;
-}): Promise<T[]> {
+export async function queryAll<T = Item>(input: KeyRange): Promise<T[]> {
   const items: T[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  const pkName = input.index ? `${input.index}pk` : "pk";
-  const skName = input.index ? `${input.index}sk` : "sk";
-  do {
-    const out = await dynamo().send(
-      new QueryCommand({
-        TableName: resources.mainTable(),
-        IndexName: input.index,
-        KeyConditionExpression: input.skPrefix ? "#pk = :pk AND begins_with(#sk, :sk)" : "#pk = :pk",
-        ExpressionAttributeNames: { "#pk": pkName, ...(input.skPrefix ? { "#sk": skName } : {}) },
-        ExpressionAttributeValues: { ":pk": input.pk, ...(input.skPrefix ? { ":sk": input.skPrefix } : {}) },
-        ScanIndexForward: input.ascending ?? true,
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    items.push(...((out.Items ?? []) as T[]));
-    startKey = out.LastEvaluatedKey;
-  } while (startKey);
+  for await (const batch of queryRange<T>({ ascending: true, ...input })) items.push(...batch);
   return items;
 }
 
