@@ -9,6 +9,7 @@
  */
 import { academicRoutes } from "./academic/generated/routes.js";
 import { hostingRoutes } from "./hosting/routes.js";
+import { webRoutes } from "./web/routes.js";
 
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -36,6 +37,9 @@ export const routes: RouteSpec[] = [
 
   // ── hosting: projects, groups, members, repositories (functions/hosting/routes.ts) ──────────────
   ...hostingRoutes,
+
+  // ── web pages and browser sessions (functions/web/routes.ts) ─────────────────────────────────────
+  ...webRoutes,
 
   // ── academic REST extension interface (/rest/, /rest/v2/): generated from rest/ by pers_autoload ──
   ...academicRoutes,

@@ -1,18 +1,26 @@
 /**
  * Who is calling: a personal access token from `Private-Token` (any case), `Authorization: Bearer`, or
- * the `private_token` query parameter (GitLab accepts all three). Admins whose token has the `sudo`
- * scope may act as another user with the `Sudo` header.
+ * the `private_token` query parameter (GitLab accepts all three), or else a browser session cookie.
+ * Admins whose token has the `sudo` scope may act as another user with the `Sudo` header. A request
+ * authenticated by the session cookie that changes state must carry the session's CSRF token
+ * (`X-CSRF-Token` header); a token-authenticated request needs none (a page cannot forge headers).
  */
 import type { Context } from "hono";
+import { getCookie } from "hono/cookie";
 import { ApiError, unauthorized } from "../../platform/http/errors.js";
 import { findToken, hashToken, isUsable, type Scope, type TokenRecord } from "./tokens.js";
 import { principalCache, principalCacheMs } from "./principal-cache.js";
 import { findUser, findUserByUsername, type User } from "./users.js";
+import { findSession, sameSecret, SESSION_COOKIE } from "./sessions.js";
+import { getItem } from "../../platform/db/table.js";
+import { tokenKey } from "./keys.js";
 
 export interface Principal {
   user: User;
   scopes: Scope[];
   token: TokenRecord;
+  /** Present when the request authenticated with a browser session. */
+  session?: { csrfToken: string };
 }
 
 export function presentedToken(c: Context): string | undefined {
@@ -24,11 +32,15 @@ export function presentedToken(c: Context): string | undefined {
 }
 
 async function lookup(plain: string): Promise<Principal> {
-  const hash = hashToken(plain);
+  return principalForTokenHash(hashToken(plain), () => findToken(plain));
+}
+
+/** The principal of a token (by hash), through the short-lived cache. */
+export async function principalForTokenHash(hash: string, load: () => Promise<TokenRecord | undefined>): Promise<Principal> {
   const now = Date.now();
   const hit = principalCache.get(hash) as { principal: Principal; until: number } | undefined;
   if (hit && hit.until > now && isUsable(hit.principal.token)) return hit.principal;
-  const token = await findToken(plain);
+  const token = await load();
   if (!token || !isUsable(token)) throw unauthorized();
   const user = await findUser(token.userId);
   if (!user || user.state !== "active") throw unauthorized();
@@ -44,7 +56,7 @@ export async function authenticate(c: Context): Promise<Principal | undefined> {
   const cached = c.get("principal" as never) as Principal | undefined;
   if (cached) return cached;
   const plain = presentedToken(c);
-  if (plain === undefined) return undefined;
+  if (plain === undefined) return sessionPrincipal(c);
   if (plain.length < 8 || plain.length > 256) throw unauthorized();
   let principal = await lookup(plain);
   const sudo = c.req.header("sudo");
@@ -63,4 +75,30 @@ async function impersonate(principal: Principal, who: string): Promise<Principal
   const target = /^\d+$/.test(who) ? await findUser(Number(who)) : await findUserByUsername(who);
   if (!target) throw new ApiError(404, { message: `404 User with ID or username '${who}' Not Found` });
   return { ...principal, user: target };
+}
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+async function sessionPrincipal(c: Context): Promise<Principal | undefined> {
+  const id = getCookie(c, SESSION_COOKIE);
+  if (!id) return undefined;
+  const session = await findSession(id);
+  if (!session) return undefined;
+  const base = await principalForTokenHash(session.tokenHash, () => getItem<TokenRecord>(tokenKey(session.tokenHash).pk, "PAT", false)).catch(() => undefined);
+  if (!base) return undefined;
+  if (!SAFE_METHODS.has(c.req.method) && !sameSecret(await presentedCsrf(c), session.csrfToken)) {
+    throw new ApiError(403, { message: "403 Forbidden - invalid CSRF token" });
+  }
+  const principal: Principal = { ...base, session: { csrfToken: session.csrfToken } };
+  c.set("principal" as never, principal as never);
+  return principal;
+}
+
+/** `X-CSRF-Token` from scripts, or the `authenticity_token` field of a plain HTML form post. */
+async function presentedCsrf(c: Context): Promise<string | undefined> {
+  const header = c.req.header("x-csrf-token");
+  if (header) return header;
+  if (!(c.req.header("content-type") ?? "").includes("application/x-www-form-urlencoded")) return undefined;
+  const form = new URLSearchParams(await c.req.text());
+  return form.get("authenticity_token") ?? undefined;
 }

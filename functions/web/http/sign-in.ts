@@ -1,0 +1,35 @@
+import { z } from "zod";
+import { getCookie } from "hono/cookie";
+import { defineEndpoint } from "../../platform/http/endpoint.js";
+import { lambda } from "../../platform/http/lambda.js";
+import { findToken, hashToken, isUsable } from "../../identity/domain/tokens.js";
+import { findUser } from "../../identity/domain/users.js";
+import { createSession, sameSecret, SESSION_COOKIE } from "../../identity/domain/sessions.js";
+import { LOGIN_CSRF_COOKIE } from "./sign-in-page.js";
+import { setStrictCookie } from "./cookies.js";
+
+/** Only same-site relative paths, so `return_to` cannot send a user elsewhere. */
+export function safeReturnTo(value: string | undefined): string {
+  return value && /^\/(?![/\\])/.test(value) ? value : "/";
+}
+
+export const endpoint = defineEndpoint(
+  {
+    summary: "Sign in with a personal access token",
+    access: "public",
+    body: z.object({ token: z.string().max(256), authenticity_token: z.string().max(200), return_to: z.string().max(2000).optional() }),
+  },
+  async ({ c, body }) => {
+    const back = (error: string) => c.redirect(`/users/sign_in?error=${encodeURIComponent(error)}&return_to=${encodeURIComponent(safeReturnTo(body.return_to))}`, 303);
+    if (!sameSecret(body.authenticity_token, getCookie(c, LOGIN_CSRF_COOKIE))) return back("Your sign-in form expired. Please try again.");
+    const token = await findToken(body.token.trim());
+    const user = token && isUsable(token) ? await findUser(token.userId) : undefined;
+    if (!token || !user || user.state !== "active") return back("Invalid token.");
+    if (!token.scopes.includes("api") && !token.scopes.includes("read_api")) return back("The token needs the api or read_api scope.");
+    const session = await createSession(hashToken(body.token.trim()), user.id);
+    setStrictCookie(c, SESSION_COOKIE, session.id, 8 * 3600);
+    setStrictCookie(c, LOGIN_CSRF_COOKIE, "", 0);
+    return c.redirect(safeReturnTo(body.return_to), 303);
+  },
+);
+export const handler = lambda(endpoint);
