@@ -1,0 +1,79 @@
+/**
+ * The Lambda side of the same code: each route module's `handler` invoked with a real-shaped API
+ * Gateway HTTP API (payload v2) event, learning its path pattern from `routeKey` as on AWS.
+ */
+import { describe, it, expect } from "vitest";
+import type { Context } from "aws-lambda";
+import { adminToken, api, newUser, unique } from "../support/api.js";
+import { routes } from "../../functions/routes.js";
+import { toApiGatewayPath } from "../../functions/platform/http/lambda.js";
+import { loadModule } from "../../local/server.js";
+
+type Handler = (event: unknown, ctx: Context) => Promise<{ statusCode: number; body: string; headers?: Record<string, string>; isBase64Encoded?: boolean }>;
+
+function apiGatewayEvent(routeKey: string, rawPath: string, init: { headers?: Record<string, string>; body?: string; query?: string } = {}) {
+  const [method] = routeKey.split(" ");
+  return {
+    version: "2.0",
+    routeKey,
+    rawPath,
+    rawQueryString: init.query ?? "",
+    headers: { host: "api.example.test", "x-forwarded-proto": "https", ...init.headers },
+    requestContext: {
+      accountId: "123456789012",
+      apiId: "api",
+      domainName: "api.example.test",
+      http: { method, path: rawPath, protocol: "HTTP/1.1", sourceIp: "127.0.0.1", userAgent: "test" },
+      requestId: "lambda-req-0001",
+      routeKey,
+      stage: "$default",
+      time: new Date().toUTCString(),
+      timeEpoch: Date.now(),
+    },
+    body: init.body,
+    isBase64Encoded: false,
+  };
+}
+
+async function handlerOf(method: string, path: string): Promise<{ handler: Handler; routeKey: string }> {
+  const route = routes.find((r) => r.method === method && r.path === path)!;
+  const mod = await loadModule<{ handler: Handler }>(route.module);
+  return { handler: mod.handler, routeKey: `${method} ${toApiGatewayPath(path)}` };
+}
+
+const context = { awsRequestId: "ctx-1", functionName: "test", getRemainingTimeInMillis: () => 30_000 } as unknown as Context;
+
+describe("route modules as Lambda handlers", () => {
+  it("serves GET /api/v4/user from an API Gateway v2 event", async () => {
+    const { handler, routeKey } = await handlerOf("GET", "/api/v4/user");
+    const res = await handler(apiGatewayEvent(routeKey, "/api/v4/user", { headers: { "private-token": adminToken() } }), context);
+    expect(res.statusCode).toBe(200);
+    expect(JSON.parse(res.body).username).toBe("root");
+    expect(res.headers?.["x-request-id"]).toBe("lambda-req-0001");
+    const anonymous = await handler(apiGatewayEvent(routeKey, "/api/v4/user"), context);
+    expect(anonymous.statusCode).toBe(401);
+  });
+
+  it("extracts path parameters (an URL-encoded project path) and builds https links", async () => {
+    const owner = await newUser();
+    const created = await api("POST", "/api/v4/projects", { token: owner.token, body: { name: unique("lambda") } });
+    const { handler, routeKey } = await handlerOf("GET", "/api/v4/projects/:id");
+    expect(routeKey).toBe("GET /api/v4/projects/{id}");
+    const rawPath = `/api/v4/projects/${encodeURIComponent(created.body.path_with_namespace)}`;
+    const res = await handler(apiGatewayEvent(routeKey, rawPath, { headers: { "private-token": owner.token } }), context);
+    expect(res.statusCode).toBe(200);
+    const body = JSON.parse(res.body);
+    expect(body.id).toBe(created.body.id);
+    expect(body.web_url).toBe(`https://api.example.test/${created.body.path_with_namespace}`);
+  });
+
+  it("validates a JSON body the same way as the local server", async () => {
+    const { handler, routeKey } = await handlerOf("POST", "/api/v4/groups");
+    const res = await handler(
+      apiGatewayEvent(routeKey, "/api/v4/groups", { headers: { "private-token": adminToken(), "content-type": "application/json" }, body: '{"name":"x"}' }),
+      context,
+    );
+    expect(res.statusCode).toBe(400);
+    expect(JSON.parse(res.body)).toEqual({ error: "path is missing" });
+  });
+});
