@@ -65,6 +65,14 @@ export function renderError(c: Context, err: unknown): Response {
   return c.json(body, status as 500);
 }
 
+/** 413 in the caller's surface format (GitLab's `{"message":"413 Request Entity Too Large"}` or SIU's envelope). */
+function renderTooLarge(c: Context): Response {
+  const surface = surfaceOf(c.req.path);
+  if (surface === "gitlab") return renderError(c, tooLarge());
+  const { status, body } = renderers[surface].render(413, "413 Request Entity Too Large");
+  return c.json(body, status as 413);
+}
+
 export function createApp(): Hono {
   const app = new Hono();
   app.use("*", async (c, next) => {
@@ -85,7 +93,7 @@ export function createApp(): Hono {
       });
     });
   });
-  app.use("*", bodyLimit({ maxSize: maxBodyBytes(), onError: (c) => renderError(c, tooLarge()) }));
+  app.use("*", bodyLimit({ maxSize: maxBodyBytes(), onError: (c) => renderTooLarge(c) }));
   app.onError((err, c) => renderError(c, err));
   app.notFound((c) => {
     const surface = surfaceOf(c.req.path);

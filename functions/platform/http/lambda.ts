@@ -35,6 +35,8 @@ export function lambda(endpoint: Endpoint) {
       else {
         const [method = "GET", path = "/"] = routeKey.split(" ");
         mountEndpoint(app, method, toHonoPath(path), endpoint);
+        // API Gateway sends `/x/` to the `/x` route; Hono matches strictly, so answer both.
+        if (path !== "/" && !path.endsWith("+}")) mountEndpoint(app, method, `${toHonoPath(path)}/`, endpoint);
       }
       handler = handle(app);
       apps.set(routeKey, handler);

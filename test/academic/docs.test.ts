@@ -1,0 +1,95 @@
+/**
+ * What a browser and a client see without calling a service: the HTML index at `/rest/v2/` and
+ * `/rest/`, the Swagger 2.0 documents with the 3.22/3.16 differences, and unknown paths.
+ */
+import { describe, expect, it } from "vitest";
+import { acad, RELEASES } from "./support.js";
+
+describe("Swagger 2.0 documents", () => {
+  it("3.22: #/definitions/ references, fecha_creacion a date-validated string", async () => {
+    const r = await acad("GET", "/rest/v2/api-docs");
+    expect(r.status).toBe(200);
+    const doc = r.body;
+    expect(doc).toMatchObject({ swagger: "2.0", basePath: "/rest/v2", info: { version: "3.22" } });
+    expect(doc.definitions.Aula_uni.properties).toEqual({
+      nombre: { type: "string" },
+      fecha_creacion: { type: "string", format: "date" },
+      estado: { type: "string", enum: ["A", "B"] },
+      edificio: { $ref: "#/definitions/Edificio_uni" },
+    });
+    expect(doc.definitions.Edificio_uni.properties).toEqual({ nombre: { type: "string" } });
+    expect(Object.keys(doc.definitions.Docente_uni.properties)).toEqual(["docente", "legajo", "apellido", "nombre", "activo", "dni"]);
+    expect(doc.definitions.Docente_uni.required).toEqual(["apellido", "nombre"]);
+    const lista = doc.paths["/aulas-uni"].get;
+    expect(lista.responses["200"]).toEqual({ description: "Aulas", schema: { type: "array", items: { $ref: "#/definitions/Aula_uni" } } });
+    expect(lista.parameters).toContainEqual(expect.objectContaining({ name: "order", in: "query", default: "+nombre,+estado" }));
+    expect(lista.parameters).toContainEqual(expect.objectContaining({ name: "limit", in: "query", type: "integer", default: 20 }));
+    expect(doc.paths["/aulas-uni"].post.parameters).toEqual([
+      { name: "aula", in: "body", description: "Datos del aula", required: true, schema: { $ref: "#/definitions/Aula_uni" } },
+    ]);
+    expect(doc.paths["/aulas-uni/{id_aula}"].get).toMatchObject({ summary: "Aula {id_aula}", parameters: [{ name: "id_aula", in: "path", required: true, type: "string" }] });
+    expect(doc.paths["/docentes-uni"].get.summary).toBe("[PERS] Docentes activos");
+    expect(doc.paths["/docentes-uni/{id_docente}"].get.operationId).toBe("functions/academic/vendor/rest/v2/docentes/recurso_docentes:get");
+    expect(Object.keys(doc.paths["/docentes-uni/{id_docente}"])).toEqual(["get", "put", "delete"]);
+    expect(doc.securityDefinitions).toEqual({ basic: { type: "basic" }, api_key: { type: "apiKey", in: "query", name: "api_key" } });
+  });
+
+  it("3.16: plain model references and the date type", async () => {
+    const doc = (await acad("GET", "/rest/api-docs")).body;
+    expect(doc).toMatchObject({ basePath: "/rest", info: { version: "3.16" } });
+    expect(doc.definitions.Aula_uni.properties.fecha_creacion).toEqual({ type: "date" });
+    expect(doc.definitions.Aula_uni.properties.edificio).toEqual({ $ref: "Edificio_uni" });
+    expect(doc.paths["/aulas-uni"].get.responses["200"].schema).toEqual({ type: "array", items: { $ref: "Aula_uni" } });
+  });
+
+  it("requires authentication, like the original's firewall", async () => {
+    const r = await acad("GET", "/rest/v2/api-docs", { como: "anonimo" });
+    expect(r.status).toBe(401);
+    expect(r.headers.get("www-authenticate")).toContain("Basic");
+    expect((await acad("GET", "/rest/api-docs", { como: "invitado" })).status).toBe(200);
+  });
+});
+
+describe("HTML index", () => {
+  for (const { release, base } of RELEASES) {
+    for (const path of [base, `${base}/`]) {
+      it(`${path} lists every resource and service, self-contained`, async () => {
+        const r = await acad("GET", path);
+        expect(r.status).toBe(200);
+        expect(r.headers.get("content-type")).toContain("text/html");
+        for (const ruta of ["/aulas-uni", "/aulas-uni/{id_aula}", "/docentes-uni/{id_docente}/comisiones", "/docentes"]) expect(r.text).toContain(`${base}${ruta}`);
+        expect(r.text).toContain(`release ${release}`);
+        expect(r.text).toContain(`href="${base}/api-docs"`);
+        expect(r.text).toContain("<b>activos</b>");
+        expect(r.text).not.toMatch(/<script|https?:\/\//);
+      });
+    }
+  }
+
+  it("asks a browser for credentials", async () => {
+    const r = await acad("GET", "/rest/v2/", { como: "anonimo" });
+    expect(r.status).toBe(401);
+    expect(r.headers.get("www-authenticate")).toBe('Basic realm="Usuario de la API"');
+  });
+});
+
+describe("unknown paths", () => {
+  for (const { base } of RELEASES) {
+    it(`${base}: 404 envelope without internal details for an unknown resource`, async () => {
+      for (const path of ["/cursos", "/aulas_uni", "/aulas-uni/1/x", "/docentes-uni/5/"]) {
+        const r = await acad("GET", `${base}${path}`);
+        expect(r.status).toBe(404);
+        expect(r.body).toEqual({ error: 404, mensaje: "404 Not Found", descripcion: "No se encuentra el recurso solicitado" });
+        expect(r.text).not.toMatch(/\.ts|\/work|functions|rest\/v2\/[a-z_]+\//);
+      }
+    });
+
+    it(`${base}: 405 with Allow for a known path and another method`, async () => {
+      const r = await acad("PATCH", `${base}/aulas-uni`);
+      expect(r.status).toBe(405);
+      expect(r.headers.get("allow")).toBe("GET, POST");
+      const d = await acad("POST", `${base}/docentes-uni/5`);
+      expect(d).toMatchObject({ status: 405, body: { error: 405, mensaje: "405 Method Not Allowed" } });
+    });
+  }
+});
