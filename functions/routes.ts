@@ -10,6 +10,7 @@
 import { academicRoutes } from "./academic/generated/routes.js";
 import { hostingRoutes } from "./hosting/routes.js";
 import { webRoutes } from "./web/routes.js";
+import { ingestWorkers } from "./errortracking/ingest-routes.js";
 
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -58,4 +59,4 @@ export interface WorkerSpec {
   schedule?: string;
 }
 
-export const workers: WorkerSpec[] = [];
+export const workers: WorkerSpec[] = [...ingestWorkers];

@@ -1,0 +1,126 @@
+/**
+ * Ingest throughput: envelopes with one exception event posted to the collector (authenticate,
+ * validate, send to SQS, 200) versus the bare Hono route on the same server, same run, same load
+ * shape (bounded: 2,000 requests each after a warm-up, 16 concurrent). Target: ≥ 0.5× the bare
+ * route's requests/s (issue 4, acceptance 7).
+ *
+ * Each concurrent worker uses its own client key, so the per-key rate limiter stays on at its
+ * defaults without throttling the run (~130 requests per key, under the default burst of 1,000).
+ *
+ * While measuring, the collector sends to a bench-only queue that no consumer polls: locally the
+ * consumer shares this one process (on AWS it is its own Lambda), and its DynamoDB work would be
+ * counted against ingest. The consumer's own rate is the end-to-end row (`bench/errortracking.ts`).
+ * This works because `npm run bench` runs the server in-process; elsewhere the swap is a no-op.
+ */
+import { randomBytes, createHash } from "node:crypto";
+import { CreateQueueCommand, DeleteQueueCommand } from "@aws-sdk/client-sqs";
+import { load, type LoadResult } from "./load.js";
+
+interface Ctx {
+  baseUrl: string;
+  adminToken: string;
+}
+
+export interface IngestBenchRow {
+  name: string;
+  baseline: string;
+  p50: number;
+  p99: number;
+  rps: number;
+  baselineP50: number;
+  baselineP99: number;
+  baselineRps: number;
+  note?: string;
+}
+
+const TOTAL = 2000;
+const CONCURRENCY = 16;
+const WARM_UP = 200;
+
+const frames = Array.from({ length: 12 }, (_, i) => ({ filename: `/srv/app/src/module${i}.js`, function: `handler${i}`, lineno: 10 + i, colno: 5, in_app: i > 6, context_line: "  throw new TypeError('boom');" }));
+
+function envelope(): string {
+  const eventId = randomBytes(16).toString("hex");
+  const event = {
+    timestamp: Date.now() / 1000,
+    platform: "node",
+    level: "error",
+    release: "bench@1.0.0",
+    environment: "bench",
+    user: { id: "42", email: "alice@example.com", ip_address: "10.1.2.3" },
+    exception: { values: [{ type: "TypeError", value: "bench exception", stacktrace: { frames } }] },
+    breadcrumbs: { values: Array.from({ length: 5 }, (_, i) => ({ timestamp: Date.now() / 1000, category: "console", message: `step ${i}` })) },
+  };
+  return `${JSON.stringify({ event_id: eventId, sent_at: new Date().toISOString(), sdk: { name: "sentry.javascript.node", version: "11.11.0" } })}\n{"type":"event"}\n${JSON.stringify(event)}`;
+}
+
+/** A project with integrated tracking and `n` keys: through the settings/keys API when it exists, else as contract items. */
+async function setup(ctx: Ctx, n: number): Promise<{ projectId: number; keys: string[] }> {
+  const headers = { "Private-Token": ctx.adminToken, "Content-Type": "application/json" };
+  const project = await fetch(`${ctx.baseUrl}/api/v4/projects`, { method: "POST", headers, body: JSON.stringify({ name: `ingest-bench-${randomBytes(3).toString("hex")}` }) });
+  const projectId = ((await project.json()) as { id: number }).id;
+  const settings = await fetch(`${ctx.baseUrl}/api/v4/projects/${projectId}/error_tracking/settings?active=true&integrated=true`, { method: "PUT", headers });
+  const keys: string[] = [];
+  if (settings.ok) {
+    for (let i = 0; i < n; i++) {
+      const res = await fetch(`${ctx.baseUrl}/api/v4/projects/${projectId}/error_tracking/client_keys`, { method: "POST", headers });
+      if (res.ok) keys.push(((await res.json()) as { public_key: string }).public_key);
+    }
+  }
+  if (keys.length === n) return { projectId, keys };
+  // The API is not there (or refused, e.g. not the hosted offering): write the contract items.
+  const { putItem } = await import("../functions/platform/db/table.js");
+  const { settingKey, clientKeyKey, keysOfProjectIndex } = await import("../functions/errortracking/domain/contracts.js");
+  await putItem({ ...settingKey(projectId), projectId, enabled: true, integrated: true, apiUrl: null, projectName: null, organizationName: null });
+  keys.length = 0;
+  for (let i = 0; i < n; i++) {
+    const publicKey = `glet_${randomBytes(16).toString("hex")}`;
+    const id = 900_000_000 + Math.floor(Math.random() * 99_000_000);
+    await putItem({ ...clientKeyKey(publicKey), ...keysOfProjectIndex(projectId, id), id, projectId, publicKey, secretHash: createHash("sha256").update(randomBytes(8)).digest("hex"), active: true, createdAt: new Date().toISOString() });
+    keys.push(publicKey);
+  }
+  return { projectId, keys };
+}
+
+/** Points this process's ingest at a fresh queue for the duration of `fn`, then deletes it. */
+async function withPrivateQueue<T>(fn: () => Promise<T>): Promise<T> {
+  const { sqsClient } = await import("../functions/platform/aws.js");
+  const saved = process.env.SST_RESOURCE_IngestQueue;
+  if (!saved || !process.env.AWS_ENDPOINT_URL_SQS) return fn();
+  const { QueueUrl } = await sqsClient().send(new CreateQueueCommand({ QueueName: `forgeline-ingest-bench-${randomBytes(4).toString("hex")}` }));
+  process.env.SST_RESOURCE_IngestQueue = JSON.stringify({ url: QueueUrl });
+  try {
+    return await fn();
+  } finally {
+    process.env.SST_RESOURCE_IngestQueue = saved;
+    await sqsClient().send(new DeleteQueueCommand({ QueueUrl })).catch(() => undefined);
+  }
+}
+
+/** `bare` lets a caller reuse a baseline it measured; by default it is measured right before ingest. */
+export async function run(ctx: Ctx, bare?: LoadResult): Promise<IngestBenchRow[]> {
+  const { projectId, keys } = await setup(ctx, CONCURRENCY);
+  const url = (i: number) => `${ctx.baseUrl}/api/v4/error_tracking/collector/api/${projectId}/envelope/?sentry_version=7&sentry_key=${keys[i % keys.length]}`;
+  // Bodies are made before the clock starts: building them is the client's cost, not the server's.
+  const bodies = Array.from({ length: TOTAL + WARM_UP }, () => Buffer.from(envelope()));
+  let sent = 0;
+  const ingest = (i: number) => fetch(url(i), { method: "POST", body: bodies[sent++ % bodies.length] });
+  const [base, measured] = await withPrivateQueue(async () => {
+    await load({ total: WARM_UP, concurrency: CONCURRENCY, request: ingest }); // warm-up: caches, JIT, connections
+    const b = bare ?? (await load({ total: TOTAL, concurrency: CONCURRENCY, request: () => fetch(`${ctx.baseUrl}/__bench/bare`) }));
+    return [b, await load({ total: TOTAL, concurrency: CONCURRENCY, request: ingest })] as const;
+  });
+  return [
+    {
+      name: "Ingest: POST envelope (1 exception event) → SQS, 200",
+      baseline: "bare Hono route, same server",
+      p50: measured.p50,
+      p99: measured.p99,
+      rps: measured.rps,
+      baselineP50: base.p50,
+      baselineP99: base.p99,
+      baselineRps: base.rps,
+      note: measured.failures ? `${measured.failures} of ${TOTAL} requests did not answer 200` : undefined,
+    },
+  ];
+}
