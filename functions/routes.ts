@@ -11,6 +11,7 @@ import { academicRoutes } from "./academic/generated/routes.js";
 import { hostingRoutes } from "./hosting/routes.js";
 import { webRoutes } from "./web/routes.js";
 import { ingestWorkers } from "./errortracking/ingest-routes.js";
+import { errorTrackingRoutes, errorTrackingWorkers } from "./errortracking/routes.js";
 
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -39,6 +40,9 @@ export const routes: RouteSpec[] = [
   // ── hosting: projects, groups, members, repositories (functions/hosting/routes.ts) ──────────────
   ...hostingRoutes,
 
+  // ── error tracking: settings, client keys, the project-scoped UI JSON (functions/errortracking/routes.ts) ──
+  ...errorTrackingRoutes,
+
   // ── web pages and browser sessions (functions/web/routes.ts) ─────────────────────────────────────
   ...webRoutes,
 
@@ -59,4 +63,4 @@ export interface WorkerSpec {
   schedule?: string;
 }
 
-export const workers: WorkerSpec[] = [...ingestWorkers];
+export const workers: WorkerSpec[] = [...ingestWorkers, ...errorTrackingWorkers];

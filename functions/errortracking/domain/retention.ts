@@ -1,0 +1,112 @@
+/**
+ * 90-day retention, driven by the time index (gsi2 `ETDAY#<day>`, sort key `<receivedAt>#<pk>`):
+ * for each day bucket from the cutoff day back LOOKBACK_DAYS, Query the entries older than the cutoff
+ * and delete them. No per-project scans, no Scan at all.
+ *
+ * - Age is counted from when the service received an item, not from the SDK's clock: a skewed client
+ *   can neither hide an event from retention nor have it deleted on arrival.
+ * - An error goes when its newest event does: for every expired event the error is deleted with the
+ *   condition `lastReceived < cutoff` (an error that got a newer event meanwhile stays), then its
+ *   stale user markers; the events themselves are deleted last, so a run stopped half-way is finished
+ *   by the next one (idempotent, resumable, paged by a deadline).
+ * - Items that move between buckets (a session, a release's health) are deleted on the condition that
+ *   they are still old, since the index can lag behind a fresh update.
+ * - Buckets older than LOOKBACK_DAYS before the cutoff are left to DynamoDB TTL (`expireAt`, set on
+ *   every item): they only exist if retention did not run for a month.
+ */
+import { BatchWriteCommand, DeleteCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
+import { dynamo } from "../../platform/aws.js";
+import { resources } from "../../platform/resources.js";
+import { GSI2, isConditionFailure } from "../../platform/db/table.js";
+import { dayBucketPk, dayOf, errorKey, RETENTION_DAYS } from "./keys.js";
+
+export const LOOKBACK_DAYS = 30;
+const DAY_MS = 86_400_000;
+type Key = { pk: string; sk: string };
+type Entry = Key & { kind?: string; projectId?: number; errorId?: number };
+
+export interface RetentionResult {
+  deletedItems: number;
+  deletedErrors: number;
+  /** False when the deadline stopped the run; the next run continues. */
+  complete: boolean;
+}
+
+const table = () => resources.mainTable();
+
+/** "deleted", "absent" (nothing was there) or "kept" (the condition protected it). */
+async function conditionalDelete(key: Key, condition: string, values: Record<string, unknown>): Promise<"deleted" | "absent" | "kept"> {
+  try {
+    const out = await dynamo().send(new DeleteCommand({ TableName: table(), Key: key, ConditionExpression: condition, ExpressionAttributeValues: values, ReturnValues: "ALL_OLD" }));
+    return out.Attributes ? "deleted" : "absent";
+  } catch (err) {
+    if (isConditionFailure(err)) return "kept";
+    throw err;
+  }
+}
+
+async function batchDelete(keys: Key[]): Promise<void> {
+  for (let i = 0; i < keys.length; i += 25) {
+    let requests = keys.slice(i, i + 25).map((k) => ({ DeleteRequest: { Key: { pk: k.pk, sk: k.sk } } }));
+    for (let attempt = 0; requests.length && attempt < 8; attempt++) {
+      const out = await dynamo().send(new BatchWriteCommand({ RequestItems: { [table()]: requests } }));
+      requests = (out.UnprocessedItems?.[table()] ?? []) as typeof requests;
+      if (requests.length) await new Promise((r) => setTimeout(r, 50 * 2 ** attempt));
+    }
+    if (requests.length) throw new Error("retention: DynamoDB kept batch deletes unprocessed");
+  }
+}
+
+/** Deletes the error unless it got an event since the cutoff; then the user markers it left. */
+async function purgeError(projectId: number, errorId: number, cutoff: string, nowSec: number): Promise<boolean> {
+  const key = errorKey(projectId, errorId);
+  const outcome = await conditionalDelete(key, "attribute_not_exists(pk) OR lastReceived < :c", { ":c": cutoff });
+  if (outcome === "kept") return false;
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const out = await dynamo().send(
+      new QueryCommand({ TableName: table(), KeyConditionExpression: "pk = :pk AND begins_with(sk, :u)", ExpressionAttributeValues: { ":pk": key.pk, ":u": "USER#" }, ExclusiveStartKey: startKey, ProjectionExpression: "pk, sk" }),
+    );
+    // A marker refreshed by an event after the cutoff belongs to a re-created error: keep it.
+    await Promise.all((out.Items ?? []).map((m) => conditionalDelete(m as Key, "expireAt <= :now", { ":now": nowSec })));
+    startKey = out.LastEvaluatedKey;
+  } while (startKey);
+  return outcome === "deleted";
+}
+
+export async function runRetention(opts: { now?: Date; deadline?: number; pageSize?: number } = {}): Promise<RetentionResult> {
+  const now = opts.now ?? new Date();
+  const cutoff = new Date(now.getTime() - RETENTION_DAYS * DAY_MS).toISOString();
+  const nowSec = Math.floor(now.getTime() / 1000);
+  const result: RetentionResult = { deletedItems: 0, deletedErrors: 0, complete: true };
+  for (let back = LOOKBACK_DAYS; back >= 0; back--) {
+    const day = dayOf(new Date(Date.parse(cutoff) - back * DAY_MS).toISOString());
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      if (opts.deadline && Date.now() > opts.deadline) return { ...result, complete: false };
+      const out = await dynamo().send(
+        new QueryCommand({
+          TableName: table(),
+          IndexName: GSI2,
+          KeyConditionExpression: "gsi2pk = :d AND gsi2sk < :c",
+          ExpressionAttributeValues: { ":d": dayBucketPk(day), ":c": cutoff },
+          ProjectionExpression: "pk, sk, kind, projectId, errorId",
+          Limit: opts.pageSize ?? 200,
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      const entries = (out.Items ?? []) as Entry[];
+      startKey = out.LastEvaluatedKey;
+      const errors = new Map<string, [number, number]>();
+      for (const e of entries) if (e.kind === "event" && e.projectId && e.errorId) errors.set(`${e.projectId}#${e.errorId}`, [e.projectId, e.errorId]);
+      const purged = await Promise.all([...errors.values()].map(([p, id]) => purgeError(p, id, cutoff, nowSec)));
+      result.deletedErrors += purged.filter(Boolean).length;
+      const immutable = entries.filter((e) => e.pk.startsWith("ETEVENT#"));
+      const movable = entries.filter((e) => !e.pk.startsWith("ETEVENT#"));
+      await batchDelete(immutable);
+      const moved = await Promise.all(movable.map((e) => conditionalDelete({ pk: e.pk, sk: e.sk }, "gsi2sk < :c", { ":c": cutoff })));
+      result.deletedItems += immutable.length + moved.filter((m) => m === "deleted").length;
+    } while (startKey);
+  }
+  return result;
+}

@@ -1,0 +1,21 @@
+import { z } from "zod";
+import { defineEndpoint } from "../../platform/http/endpoint.js";
+import { lambda } from "../../platform/http/lambda.js";
+import { READ_LEVEL } from "../domain/access.js";
+import { getError, releaseHealth } from "../domain/errors.js";
+import { issueIdParam, uiPathParams } from "./params.js";
+import { errorNotFound, uiProject } from "./ui.js";
+import { detailedErrorEntity } from "./views.js";
+
+/** `GET …/-/error_tracking/:issue_id/details.json`: `{error: DetailedErrorEntity}` + release health. */
+export const endpoint = defineEndpoint(
+  { summary: "One error in detail (UI JSON)", access: "read", params: z.object({ ...uiPathParams, issue_id: issueIdParam }) },
+  async ({ c, principal, params }) => {
+    const { project } = await uiProject(c, principal, params, READ_LEVEL);
+    const error = await getError(project.id, params.issue_id);
+    if (!error) throw errorNotFound();
+    const health = await releaseHealth(project.id, [error.firstRelease ?? "", error.lastRelease ?? ""]);
+    return { error: detailedErrorEntity(c, project, error, health) };
+  },
+);
+export const handler = lambda(endpoint);

@@ -1,0 +1,43 @@
+import { z } from "zod";
+import { defineEndpoint } from "../../platform/http/endpoint.js";
+import { lambda } from "../../platform/http/lambda.js";
+import { ApiError } from "../../platform/http/errors.js";
+import { READ_LEVEL } from "../domain/access.js";
+import { STATUSES, type ErrorStatus } from "../domain/keys.js";
+import { listErrors, type SortOrder } from "../domain/read.js";
+import { sentryExternalUrl } from "../domain/settings.js";
+import { uiPathParams } from "./params.js";
+import { uiProject } from "./ui.js";
+import { errorEntity } from "./views.js";
+
+const SORTS: SortOrder[] = ["last_seen", "first_seen", "frequency"];
+
+/**
+ * `GET /:namespace/:project/-/error_tracking.json` (GitLab `error_tracking#index`): 20 per page.
+ * `pagination` has `next`/`previous` only when such a page exists, as GitLab's Sentry pagination.
+ */
+export const endpoint = defineEndpoint(
+  {
+    summary: "List a project's errors (UI JSON)",
+    access: "read",
+    params: z.object(uiPathParams),
+    query: z.object({ search_term: z.string().max(200).optional(), sort: z.string().optional(), cursor: z.string().max(2000).optional(), issue_status: z.string().optional() }),
+  },
+  async ({ c, principal, params, query }) => {
+    const { project, setting } = await uiProject(c, principal, params, READ_LEVEL);
+    const status = (query.issue_status || "unresolved") as ErrorStatus;
+    if (!STATUSES.includes(status)) throw new ApiError(400, { message: "Bad Request: Invalid issue_status" });
+    const sort = (query.sort || "last_seen") as SortOrder;
+    if (!SORTS.includes(sort)) throw new ApiError(400, { message: "Bad Request: Invalid value for sort param" });
+    const page = await listErrors({ projectId: project.id, status, sort, cursor: query.cursor || undefined, searchTerm: query.search_term?.trim() || undefined, limit: 20 });
+    return {
+      errors: page.errors.map((e) => errorEntity(c, project, e)),
+      pagination: {
+        ...(page.next ? { next: { cursor: page.next } } : {}),
+        ...(page.previous ? { previous: { cursor: page.previous } } : {}),
+      },
+      external_url: sentryExternalUrl(setting),
+    };
+  },
+);
+export const handler = lambda(endpoint);

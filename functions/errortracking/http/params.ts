@@ -1,0 +1,54 @@
+/** Request parameters shared by the error-tracking routes. */
+import { z } from "zod";
+import { idOrPath, positiveInt } from "../../platform/http/params.js";
+import { paramError } from "../../platform/http/errors.js";
+
+export const projectParams = z.object({ id: idOrPath() });
+export const keyParams = z.object({ id: idOrPath(), key_id: positiveInt() });
+
+/**
+ * Grape's `Boolean` coercion (dry-types `Params::Bool`), which accepts `True`/`False` as python-gitlab
+ * writes them, with Grape's messages: `x is missing`, `x is empty` (`allow_blank: false`), `x is invalid`.
+ */
+const TRUE = new Set(["1", "on", "t", "true", "y", "yes"]);
+const FALSE = new Set(["0", "off", "f", "false", "n", "no"]);
+
+export function grapeBooleans<K extends string>(body: Record<string, unknown>, spec: Record<K, "required" | "optional">): Record<K, boolean | undefined> {
+  const errors: string[] = [];
+  const out = {} as Record<K, boolean | undefined>;
+  for (const [name, need] of Object.entries(spec) as Array<[K, "required" | "optional"]>) {
+    const raw = body[name];
+    if (raw === undefined || raw === null) {
+      if (need === "required") errors.push(`${name} is missing`);
+      continue;
+    }
+    if (typeof raw === "boolean") out[name] = raw;
+    else if (typeof raw === "number" && (raw === 0 || raw === 1)) out[name] = raw === 1;
+    else if (typeof raw === "string" && raw.trim() === "") errors.push(`${name} is empty`);
+    else if (typeof raw === "string" && TRUE.has(raw.trim().toLowerCase())) out[name] = true;
+    else if (typeof raw === "string" && FALSE.has(raw.trim().toLowerCase())) out[name] = false;
+    else errors.push(`${name} is invalid`);
+  }
+  if (errors.length) throw paramError(errors.join(", "));
+  return out;
+}
+
+/**
+ * The project-scoped UI routes (`/:namespace/:project/-/error_tracking…`). API Gateway has no
+ * multi-segment parameter short of a catch-all, so the route table (`../routes.ts`) lists one- and
+ * two-level namespaces explicitly (`group/project`, `group/subgroup/project`); the parameter names are
+ * the same at each position so both route shapes coexist on API Gateway.
+ */
+export const uiPathParams = {
+  p1: z.string().min(1).max(255),
+  p2: z.string().min(1).max(255),
+  p3: z.string().min(1).max(255).optional(),
+};
+
+export const projectPathOf = (p: { p1: string; p2: string; p3?: string }) => [p.p1, p.p2, p.p3].filter(Boolean).join("/");
+
+/** `123` or `123.json` (the UI's PUT URL carries the format suffix in the id segment). */
+export const issueIdParam = z
+  .string()
+  .regex(/^\d{1,16}(\.json)?$/, "is invalid")
+  .transform((s) => Number(s.replace(/\.json$/, "")));

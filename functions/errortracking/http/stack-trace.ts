@@ -1,0 +1,26 @@
+import { z } from "zod";
+import { defineEndpoint } from "../../platform/http/endpoint.js";
+import { lambda } from "../../platform/http/lambda.js";
+import { READ_LEVEL } from "../domain/access.js";
+import { getError, latestEvent } from "../domain/errors.js";
+import { stackTraceEntries } from "../domain/stacktrace.js";
+import { issueIdParam, uiPathParams } from "./params.js";
+import { errorNotFound, uiProject } from "./ui.js";
+
+/** `GET …/-/error_tracking/:issue_id/stack_trace.json`: the latest event's frames (GitLab's builder). */
+export const endpoint = defineEndpoint(
+  { summary: "Stack trace of an error's latest event (UI JSON)", access: "read", params: z.object({ ...uiPathParams, issue_id: issueIdParam }) },
+  async ({ c, principal, params }) => {
+    const { project } = await uiProject(c, principal, params, READ_LEVEL);
+    const [error, event] = await Promise.all([getError(project.id, params.issue_id), latestEvent(project.id, params.issue_id)]);
+    if (!error) throw errorNotFound();
+    return {
+      error: {
+        issue_id: String(error.errorId),
+        date_received: event?.occurredAt ?? error.lastSeen,
+        stack_trace_entries: event ? stackTraceEntries(event.payload) : [],
+      },
+    };
+  },
+);
+export const handler = lambda(endpoint);

@@ -1,0 +1,34 @@
+/**
+ * Error tracking routes and workers. Part of the one route table, `functions/routes.ts`. The ingest
+ * function URL (Sentry SDKs post there) is `ingest-routes.ts`, owned by the ingestion side.
+ *
+ * The project-scoped UI JSON routes are listed for one- and two-level namespaces
+ * (`group/project`, `group/subgroup/project`): API Gateway has no multi-segment parameter other than a
+ * catch-all. Deeper projects are not reachable through these routes (documented limit).
+ */
+import type { RouteSpec, WorkerSpec } from "../routes.js";
+
+const r = (method: RouteSpec["method"], path: string, module: string): RouteSpec => ({ method, path, module: `errortracking/http/${module}` });
+// Dependency-free on purpose: `stacks/` imports the route table at deploy time. Parameter names are
+// the same at each position (p1, p2, p3) so the two shapes coexist on API Gateway (see http/params.ts).
+const uiPaths = (suffix: string) => [`/:p1/:p2/-/error_tracking${suffix}`, `/:p1/:p2/:p3/-/error_tracking${suffix}`];
+const ui = (method: RouteSpec["method"], suffix: string, module: string) => uiPaths(suffix).map((path) => r(method, path, module));
+
+export const errorTrackingRoutes: RouteSpec[] = [
+  r("GET", "/api/v4/projects/:id/error_tracking/settings", "get-settings"),
+  r("PATCH", "/api/v4/projects/:id/error_tracking/settings", "patch-settings"),
+  r("PUT", "/api/v4/projects/:id/error_tracking/settings", "put-settings"),
+  r("GET", "/api/v4/projects/:id/error_tracking/client_keys", "list-client-keys"),
+  r("POST", "/api/v4/projects/:id/error_tracking/client_keys", "create-client-key"),
+  r("DELETE", "/api/v4/projects/:id/error_tracking/client_keys/:key_id", "delete-client-key"),
+  ...ui("GET", ".json", "list-errors"),
+  ...ui("GET", "/:issue_id/details.json", "error-details"),
+  ...ui("GET", "/:issue_id/stack_trace.json", "stack-trace"),
+  // `:issue_id` takes the whole `123.json` segment: API Gateway parameters cannot share a segment.
+  ...ui("PUT", "/:issue_id", "update-error"),
+];
+
+export const errorTrackingWorkers: WorkerSpec[] = [
+  { name: "ingest-consumer", module: "errortracking/workers/consumer", kind: "queue" },
+  { name: "error-retention", module: "errortracking/workers/retention", kind: "cron", schedule: "rate(1 hour)" },
+];

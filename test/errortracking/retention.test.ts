@@ -1,0 +1,71 @@
+/**
+ * 90-day retention at its boundary: an item received 90 days minus a minute ago stays, one received
+ * 90 days plus a minute ago goes (with its error, users and session data); a second run removes
+ * nothing; a run stopped by its deadline is finished by the next one.
+ */
+import { describe, it, expect } from "vitest";
+import { getItem } from "../../functions/platform/db/table.js";
+import { runRetention } from "../../functions/errortracking/domain/retention.js";
+import { getError, releaseHealth } from "../../functions/errortracking/domain/errors.js";
+import { eventKey, keyHash, releaseKey, sessionKey, userKey } from "../../functions/errortracking/domain/keys.js";
+import { parseEvent } from "../../functions/errortracking/domain/event.js";
+import { deliver, exceptionEvent, message, trackedProject } from "./support.js";
+
+const DAY = 86_400_000;
+
+describe("error tracking retention", () => {
+  it("keeps 90 days minus a minute, removes 90 days plus a minute, and a second run removes nothing", async () => {
+    const now = new Date();
+    const kept = new Date(now.getTime() - 90 * DAY + 60_000).toISOString();
+    const gone = new Date(now.getTime() - 90 * DAY - 60_000).toISOString();
+    const { project } = await trackedProject();
+    const pid = project.id;
+    const event = (type: string, at: string, user?: Record<string, string>) =>
+      message(pid, exceptionEvent({ type, user, timestamp: Date.parse(at) / 1000, release: `${type}-rel` }), { receivedAt: at });
+    const session = (sid: string, at: string, release: string) => message(pid, { sid, status: "exited", attrs: { release } }, { kind: "session", receivedAt: at });
+    const messages = [
+      event("OldError", gone, { id: "u1" }),
+      event("KeptError", kept, { id: "u2" }),
+      event("MixedError", gone),
+      event("MixedError", now.toISOString()),
+      // Several expired errors, so small pages have to continue through the index.
+      ...Array.from({ length: 5 }, (_, i) => event(`Page${i}Error`, gone)),
+      session("old-session", gone, "old-rel"),
+      session("kept-session", kept, "kept-rel"),
+    ];
+    expect(await deliver(messages)).toEqual([]);
+    const idOf = (i: number) => parseEvent(pid, messages[i]!.payload, messages[i]!.receivedAt).errorId;
+    const [oldId, keptId, mixedId] = [idOf(0), idOf(1), idOf(2)];
+
+    // A deadline already passed stops the run before any work: it reports itself incomplete.
+    expect(await runRetention({ now, deadline: Date.now() - 1 })).toEqual({ deletedItems: 0, deletedErrors: 0, complete: false });
+    const first = await runRetention({ now, pageSize: 2 });
+    expect(first.complete).toBe(true);
+    expect(first.deletedErrors).toBeGreaterThanOrEqual(6);
+
+    expect(await getError(pid, oldId)).toBeUndefined();
+    expect(await getItem(userKey(pid, oldId, keyHash("id:u1")).pk, userKey(pid, oldId, keyHash("id:u1")).sk)).toBeUndefined();
+    expect(await getItem(eventKey(pid, messages[0]!.eventId).pk, "EVENT")).toBeUndefined();
+    for (let i = 4; i < 9; i++) expect(await getError(pid, idOf(i))).toBeUndefined();
+    expect(await getError(pid, keptId)).toMatchObject({ eventsCount: 1, userCount: 1 });
+    expect(await getItem(eventKey(pid, messages[1]!.eventId).pk, "EVENT")).toBeDefined();
+    expect(await getItem(userKey(pid, keptId, keyHash("id:u2")).pk, userKey(pid, keptId, keyHash("id:u2")).sk)).toBeDefined();
+    // An error with a recent event stays; only its expired event goes.
+    expect(await getError(pid, mixedId)).toMatchObject({ eventsCount: 2 });
+    expect(await getItem(eventKey(pid, messages[2]!.eventId).pk, "EVENT")).toBeUndefined();
+    expect(await getItem(eventKey(pid, messages[3]!.eventId).pk, "EVENT")).toBeDefined();
+    // Session data follows its receipt time too.
+    expect(await getItem(sessionKey(pid, "old-session").pk, "SESSION")).toBeUndefined();
+    expect(await getItem(releaseKey(pid, "old-rel").pk, releaseKey(pid, "old-rel").sk)).toBeUndefined();
+    expect(await getItem(sessionKey(pid, "kept-session").pk, "SESSION")).toBeDefined();
+    expect((await releaseHealth(pid, ["kept-rel"]))[0]).toMatchObject({ sessions: 1 });
+
+    expect(await runRetention({ now })).toEqual({ deletedItems: 0, deletedErrors: 0, complete: true });
+  });
+
+  it("the scheduled handler runs to completion within its time budget", async () => {
+    const { handler } = await import("../../functions/errortracking/workers/retention.js");
+    const result = await handler({}, { getRemainingTimeInMillis: () => 300_000 } as never);
+    expect(result.complete).toBe(true);
+  });
+});

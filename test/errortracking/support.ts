@@ -1,0 +1,94 @@
+/**
+ * Shared by the processing / reading / retention tests: projects with integrated tracking switched on
+ * through the settings domain with an explicit `hosted` config (the shared test server runs
+ * `self-managed`, which the storage-move tests need), queue messages shaped as ingest sends them, and
+ * real-shaped SQS events for calling the consumer handler directly.
+ */
+import { randomBytes, randomUUID } from "node:crypto";
+import type { SQSEvent } from "aws-lambda";
+import { instanceConfig } from "../../functions/platform/config.js";
+import { saveSetting } from "../../functions/errortracking/domain/settings.js";
+import type { IngestMessage } from "../../functions/errortracking/domain/contracts.js";
+import { handler } from "../../functions/errortracking/workers/consumer.js";
+import { api, newUser, unique } from "../support/api.js";
+
+export const hosted = () => ({ ...instanceConfig(), offering: "hosted" as const });
+
+export type User = Awaited<ReturnType<typeof newUser>>;
+
+/** A project owned by `owner` (a new user by default), with integrated tracking on and a key. */
+export async function trackedProject(opts: { owner?: User; namespaceId?: number; enable?: boolean } = {}) {
+  const owner = opts.owner ?? (await newUser());
+  const res = await api("POST", "/api/v4/projects", { token: owner.token, body: { name: unique("et"), ...(opts.namespaceId ? { namespace_id: opts.namespaceId } : {}) } });
+  if (res.status !== 201) throw new Error(`project creation failed: ${res.status} ${res.text}`);
+  const project = res.body as { id: number; path_with_namespace: string; name: string; path: string };
+  if (opts.enable !== false) await saveSetting(project.id, { active: true, integrated: true }, { create: true, config: hosted() });
+  return { owner, project, ui: `/${project.path_with_namespace}/-/error_tracking` };
+}
+
+export const eventId = () => randomBytes(16).toString("hex");
+
+export function message(projectId: number, payload: Record<string, unknown>, o: Partial<IngestMessage> = {}): IngestMessage {
+  return { eventId: eventId(), projectId, keyId: 1, receivedAt: new Date().toISOString(), kind: "event", payload, ...o };
+}
+
+/** An exception event as the Node SDK sends it (exception normalised to `{values}` by ingest). */
+export function exceptionEvent(o: { type?: string; value?: string; user?: Record<string, string>; timestamp?: number | string; release?: string; fingerprint?: string[]; fn?: string } = {}) {
+  return {
+    exception: {
+      values: [
+        {
+          type: o.type ?? "TypeError",
+          value: o.value ?? "boom",
+          stacktrace: {
+            frames: [
+              { filename: "node:internal/x", module: "x", function: "outer", lineno: 3, in_app: false },
+              { filename: "/srv/app/a.mjs", abs_path: "/srv/app/a.mjs", module: "a", function: o.fn ?? "handler", lineno: 10, pre_context: ["const a = 1;", "const b = 2;"], context_line: "throw new TypeError('<b>');", post_context: ["done();"] },
+            ],
+          },
+        },
+      ],
+    },
+    platform: "node",
+    level: "error",
+    environment: "dev",
+    ...(o.release ? { release: o.release } : {}),
+    ...(o.user ? { user: o.user } : {}),
+    ...(o.fingerprint ? { fingerprint: o.fingerprint } : {}),
+    timestamp: o.timestamp ?? Date.now() / 1000,
+  };
+}
+
+export function sqsEvent(bodies: Array<IngestMessage | string>): SQSEvent {
+  return {
+    Records: bodies.map((b) => ({
+      messageId: randomUUID(),
+      receiptHandle: randomUUID(),
+      body: typeof b === "string" ? b : JSON.stringify(b),
+      attributes: {} as never,
+      messageAttributes: {},
+      md5OfBody: "",
+      eventSource: "aws:sqs",
+      eventSourceARN: "arn:aws:sqs:us-east-1:000000000000:forgeline-ingest",
+      awsRegion: "us-east-1",
+    })),
+  };
+}
+
+/** Delivers messages to the consumer in batches of 10, as the event source mapping does. */
+export async function deliver(messages: Array<IngestMessage | string>): Promise<string[]> {
+  const failed: string[] = [];
+  for (let i = 0; i < messages.length; i += 10) {
+    const event = sqsEvent(messages.slice(i, i + 10));
+    const out = await handler(event);
+    failed.push(...out.batchItemFailures.map((f) => f.itemIdentifier));
+  }
+  return failed;
+}
+
+/** The list as the UI reads it. */
+export async function listErrors(token: string, ui: string, query = "") {
+  const res = await api("GET", `${ui}.json${query}`, { token });
+  if (res.status !== 200) throw new Error(`list failed: ${res.status} ${res.text}`);
+  return res.body as { errors: Array<Record<string, any>>; pagination: { next?: { cursor: string }; previous?: { cursor: string } }; external_url: string | null };
+}
