@@ -9,7 +9,9 @@
  */
 import { academicRoutes } from "./academic/generated/routes.js";
 import { hostingRoutes } from "./hosting/routes.js";
+import { inventoryRoutes } from "./inventory/routes.js";
 import { webRoutes } from "./web/routes.js";
+import { moveRoutes, moveWorkers } from "./moves/routes.js";
 import { ingestWorkers } from "./errortracking/ingest-routes.js";
 import { errorTrackingRoutes, errorTrackingWorkers } from "./errortracking/routes.js";
 
@@ -40,11 +42,17 @@ export const routes: RouteSpec[] = [
   // ── hosting: projects, groups, members, repositories (functions/hosting/routes.ts) ──────────────
   ...hostingRoutes,
 
-  // ── error tracking: settings, client keys, the project-scoped UI JSON (functions/errortracking/routes.ts) ──
-  ...errorTrackingRoutes,
+  // ── inventory: repositories per storage (functions/inventory/routes.ts) ───────────────────────────
+  ...inventoryRoutes,
+
+  // ── repository storage moves (functions/moves/routes.ts) ────────────────────────────────────────
+  ...moveRoutes,
 
   // ── web pages and browser sessions (functions/web/routes.ts) ─────────────────────────────────────
   ...webRoutes,
+
+  // ── error tracking: settings, client keys, the project-scoped UI JSON (functions/errortracking/routes.ts) ──
+  ...errorTrackingRoutes,
 
   // ── academic REST extension interface (/rest/, /rest/v2/): generated from rest/ by pers_autoload ──
   ...academicRoutes,
@@ -63,4 +71,4 @@ export interface WorkerSpec {
   schedule?: string;
 }
 
-export const workers: WorkerSpec[] = [...ingestWorkers, ...errorTrackingWorkers];
+export const workers: WorkerSpec[] = [...ingestWorkers, ...errorTrackingWorkers, ...moveWorkers];

@@ -20,13 +20,6 @@ export const api = new sst.aws.ApiGatewayV2("Api", {
   transform: { route: { handler: withDefaults } },
 });
 
-for (const route of apiRoutes(routes)) {
-  api.route(route.key, {
-    handler: route.handler,
-    link: [...linksFor(route.module, available), bootstrapAdminToken],
-  });
-}
-
 /** The public error-ingest endpoint (Sentry SDKs post here): a function URL, not an API route. */
 const ingestWorker = singleWorker(workers, "url");
 
@@ -36,3 +29,12 @@ export const ingest = ingestWorker
       lambdaArgs({ handler: handlerOf(ingestWorker.module), link: linksFor(ingestWorker.module, available), url: true }),
     )
   : undefined;
+
+for (const route of apiRoutes(routes)) {
+  api.route(route.key, {
+    handler: route.handler,
+    link: [...linksFor(route.module, available), bootstrapAdminToken],
+    // Error tracking builds DSNs: they must point at the ingest function URL, not at the API.
+    ...(route.module.startsWith("errortracking/") && ingest ? { environment: { FORGELINE_INGEST_URL: ingest.url } } : {}),
+  });
+}

@@ -76,6 +76,23 @@ function createMachine(asl: unknown) {
     { dependsOn: [invoke] },
   );
 
+  // The distributed Map ("MoveRepositories") runs each move as a child execution of this machine.
+  const executions = machine.arn.apply((a) => a.replace(":stateMachine:", ":execution:"));
+  new aws.iam.RolePolicy("StorageMoveMapRuns", {
+    role: role.id,
+    policy: $jsonStringify({
+      Version: "2012-10-17",
+      Statement: [
+        { Effect: "Allow", Action: ["states:StartExecution"], Resource: [machine.arn] },
+        {
+          Effect: "Allow",
+          Action: ["states:DescribeExecution", "states:StopExecution"],
+          Resource: [$interpolate`${executions}/*`, $interpolate`${executions}:*`],
+        },
+      ],
+    }),
+  });
+
   // `Resource.StorageMoveMachine.arn` at runtime (functions/platform/resources.ts).
   return new sst.Linkable("StorageMoveMachine", {
     properties: { arn: machine.arn },

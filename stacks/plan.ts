@@ -43,7 +43,7 @@ export const moduleOfHandler = (handler: string) => /^functions\/(.+)\.handler$/
  * i.e. the first path segment of `module`:
  * - `moves/`         → the storage-move state machine (starts and inspects executions), and storage;
  * - `errortracking/` → the ingest queue (enqueues events);
- * - `hosting/`       → the repository storages (EFS mount + VPC).
+ * - `hosting/`, `inventory/` → the repository storages (EFS mount + VPC; inventory measures repositories).
  * Anything else gets the table only. New contexts that need more extend this one rule.
  */
 export function needsOf(module: string) {
@@ -51,7 +51,7 @@ export function needsOf(module: string) {
   return {
     stateMachine: context === "moves",
     queue: context === "errortracking",
-    storage: context === "hosting" || context === "moves",
+    storage: context === "hosting" || context === "moves" || context === "inventory",
   };
 }
 

@@ -67,6 +67,7 @@ describe("copies of app code stay equal to the originals", () => {
 describe("least privilege", () => {
   it("links the queue, the state machine and storage only to their contexts", () => {
     expect(needsOf("identity/http/version")).toEqual({ queue: false, stateMachine: false, storage: false });
+    expect(needsOf("inventory/http/storage-inventory")).toEqual({ queue: false, stateMachine: false, storage: true });
     expect(needsOf("errortracking/http/ingest")).toEqual({ queue: true, stateMachine: false, storage: false });
     expect(needsOf("moves/http/start")).toEqual({ queue: false, stateMachine: true, storage: true });
     expect(needsOf("hosting/http/projects")).toEqual({ queue: false, stateMachine: false, storage: true });

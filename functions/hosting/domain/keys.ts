@@ -14,6 +14,8 @@
  *
  * A container item carries its repository's state (`storage`, `relativePath`, `readOnly`,
  * `writeLease`), so switching storage and the read-only flag are single-item conditional writes.
+ * `storageMoveId` names the storage move holding the container, from scheduling until that move
+ * ends (functions/moves/keys.ts).
  */
 import { pad } from "../../platform/db/table.js";
 

@@ -1,0 +1,142 @@
+/**
+ * `npm run moves -- <command>`: schedule, list and watch repository storage moves, and check that a
+ * storage is empty (the seed's procedure, steps 3–5).
+ *
+ *   schedule <projects|snippets|groups|all> --from <storage> [--to <storage>] [--watch]
+ *   move <project|snippet|group> <id or path> [--to <storage>] [--watch]
+ *   list <projects|snippets|groups> [--limit N]
+ *   show <project|snippet|group> <move id>   the record, its execution and its steps
+ *   watch <projects|snippets|groups|all> [--since <move id>] [--from <storage>]
+ *   check <storage>            exit status 1 while any project, snippet or group wiki remains there
+ */
+import { CliError, latestMoveId, remainingOn, type Api, type MoveRecordView } from "./client.js";
+import { watch, type Watched, type WatchPace } from "./watch.js";
+
+interface ExecutionView {
+  execution_arn: string | null;
+  bulk_execution_name: string | null;
+  history: Array<{ step: string; at: string; detail?: string }>;
+}
+
+/** The Step Functions console page of an execution on AWS (none for the local stand-in's account). */
+export function consoleUrl(arn: string | null): string | undefined {
+  const region = arn?.split(":")[3];
+  if (!arn || !region || arn.includes(":000000000000:")) return undefined;
+  return `https://${region}.console.aws.amazon.com/states/home?region=${region}#/v2/executions/details/${arn}`;
+}
+
+const KINDS: Record<string, string> = { projects: "project", snippets: "snippet", groups: "group", project: "project", snippet: "snippet", group: "group" };
+const PLURAL: Record<string, string> = { project: "projects", snippet: "snippets", group: "groups" };
+
+export const USAGE = `Usage:
+  npm run moves -- schedule <projects|snippets|groups|all> --from <storage> [--to <storage>] [--watch]
+  npm run moves -- move <project|snippet|group> <id> [--to <storage>] [--watch]
+  npm run moves -- list <projects|snippets|groups> [--limit N]
+  npm run moves -- show <project|snippet|group> <move id>
+  npm run moves -- watch <projects|snippets|groups|all> [--since <move id>] [--from <storage>]
+  npm run moves -- check <storage>`;
+
+interface Args {
+  positional: string[];
+  options: Map<string, string | true>;
+}
+
+export function parseArgs(argv: string[]): Args {
+  const positional: string[] = [];
+  const options = new Map<string, string | true>();
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (!arg.startsWith("--")) positional.push(arg);
+    else if (arg === "--watch") options.set(arg, true);
+    else if (argv[i + 1] === undefined) throw new CliError(`${arg} needs a value`);
+    else options.set(arg, argv[++i]!);
+  }
+  return { positional, options };
+}
+
+function kindsOf(word: string | undefined): string[] {
+  if (word === "all") return ["project", "snippet", "group"];
+  const kind = word ? KINDS[word] : undefined;
+  if (!kind) throw new CliError(`Expected projects, snippets, groups or all, not ${word ?? "nothing"}\n${USAGE}`);
+  return [kind];
+}
+
+const option = (args: Args, name: string) => {
+  const v = args.options.get(name);
+  return typeof v === "string" ? v : undefined;
+};
+
+export const describeMove = (kind: string, m: MoveRecordView) => {
+  const container = m[kind] as { id?: number; path_with_namespace?: string; full_path?: string; web_url?: string } | null;
+  const name = container?.path_with_namespace ?? container?.web_url ?? `#${container?.id ?? "?"}`;
+  return `${String(m.id).padStart(6)}  ${m.state.padEnd(14)} ${m.source_storage_name} → ${m.destination_storage_name}  ${kind} ${name}${m.error_message ? `  (${m.error_message})` : ""}`;
+};
+
+/** Runs one command; returns the process exit status. */
+export async function runMovesCli(argv: string[], api: Api, out: (line: string) => void = console.log, pace: WatchPace = {}): Promise<number> {
+  const args = parseArgs(argv);
+  const [command, what, id] = args.positional;
+  const finish = async (targets: Watched[]) => {
+    if (!args.options.has("--watch")) return 0;
+    const result = await watch(api, targets, out, pace);
+    return result.failed ? 1 : 0;
+  };
+  switch (command) {
+    case "schedule": {
+      const source = option(args, "--from");
+      if (!source) throw new CliError(`schedule needs --from <storage>\n${USAGE}`);
+      const destination = option(args, "--to");
+      const targets: Watched[] = [];
+      for (const kind of kindsOf(what)) {
+        const since = await latestMoveId(api, kind);
+        await api.post(`/${kind}_repository_storage_moves`, { source_storage_name: source, ...(destination ? { destination_storage_name: destination } : {}) });
+        out(`Scheduled every ${kind} repository on ${source}${destination ? ` to ${destination}` : ""}. Watch: npm run moves -- watch ${PLURAL[kind]} --since ${since} --from ${source}`);
+        targets.push({ kind, since, source });
+      }
+      return finish(targets);
+    }
+    case "move": {
+      const [kind] = kindsOf(what);
+      if (!id) throw new CliError(`move needs the ${kind}'s id\n${USAGE}`);
+      const destination = option(args, "--to");
+      const move = await api.post<MoveRecordView>(`/${PLURAL[kind!]}/${encodeURIComponent(id)}/repository_storage_moves`, destination ? { destination_storage_name: destination } : {});
+      out(describeMove(kind!, move));
+      return finish([{ kind: kind!, since: move.id - 1 }]);
+    }
+    case "list": {
+      const [kind] = kindsOf(what);
+      const limit = Math.min(100, Number(option(args, "--limit") ?? 20));
+      const moves = await api.get<MoveRecordView[]>(`/${kind}_repository_storage_moves?per_page=${limit}`);
+      moves.forEach((m) => out(describeMove(kind!, m)));
+      if (!moves.length) out(`No ${kind} repository storage moves.`);
+      return 0;
+    }
+    case "show": {
+      const [kind] = kindsOf(what);
+      if (!id) throw new CliError(`show needs the move's id\n${USAGE}`);
+      const move = await api.get<MoveRecordView>(`/${kind}_repository_storage_moves/${encodeURIComponent(id)}`);
+      const run = await api.get<ExecutionView>(`/${kind}_repository_storage_moves/${encodeURIComponent(id)}/execution`);
+      out(describeMove(kind!, move));
+      out(`execution: ${run.execution_arn ?? "(not started)"}${run.bulk_execution_name ? `  (bulk: ${run.bulk_execution_name})` : ""}`);
+      const page = consoleUrl(run.execution_arn);
+      if (page) out(`console:   ${page}`);
+      for (const step of run.history) out(`  ${step.at}  ${step.step}${step.detail ? `  ${step.detail}` : ""}`);
+      return 0;
+    }
+    case "watch": {
+      const since = Number(option(args, "--since") ?? 0);
+      const result = await watch(api, kindsOf(what).map((kind) => ({ kind, since, source: option(args, "--from") })), out, pace);
+      return result.failed ? 1 : 0;
+    }
+    case "check": {
+      if (!what) throw new CliError(`check needs a storage name\n${USAGE}`);
+      const left = await remainingOn(api, what);
+      const total = Object.values(left).reduce((a, b) => a + b, 0);
+      out(`${what}: ${left.project} projects, ${left.snippet} snippets, ${left.group} group wikis`);
+      out(total === 0 ? `Nothing remains on ${what}.` : `${total} repositories remain on ${what}.`);
+      return total === 0 ? 0 : 1;
+    }
+    default:
+      throw new CliError(USAGE);
+  }
+}

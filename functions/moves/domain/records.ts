@@ -1,0 +1,65 @@
+/**
+ * Move records: one per scheduled repository move, with GitLab's states (`human_state_name`) and an
+ * operator's step history. Reads only; state changes live with the step that makes them.
+ */
+import { getItem, queryPage, GSI1, GSI2 } from "../../platform/db/table.js";
+import { allMovesIndexPk, containerMovesIndexPk, moveKey, type MoveKind } from "../keys.js";
+
+export const MOVE_STATES = ["initial", "scheduled", "started", "replicated", "finished", "failed", "cleanup failed"] as const;
+export type MoveState = (typeof MOVE_STATES)[number];
+
+/** GitLab keeps at most this much of the failure message (`MAX_ERROR_LENGTH`). */
+export const MAX_ERROR_LENGTH = 256;
+
+export interface HistoryEntry {
+  step: string;
+  at: string;
+  detail?: string;
+}
+
+export interface MoveRecord {
+  id: number;
+  kind: MoveKind;
+  containerId: number;
+  state: MoveState;
+  sourceStorage: string;
+  destinationStorage: string;
+  /** The repository's path, the same on both storages (hashed layout). */
+  relativePath: string;
+  errorMessage: string | null;
+  createdAt: string;
+  updatedAt: string;
+  /** The Step Functions execution that runs (or ran) this move. */
+  executionArn?: string;
+  /** Name of the bulk execution that scheduled it, when it came from a bulk POST. */
+  bulkExecution?: string;
+  history: HistoryEntry[];
+}
+
+export const isTerminal = (state: MoveState) => state === "finished" || state === "failed" || state === "cleanup failed";
+
+export async function findMove(kind: MoveKind, id: number): Promise<MoveRecord | undefined> {
+  const key = moveKey(kind, id);
+  return getItem<MoveRecord>(key.pk, key.sk);
+}
+
+export async function requireMove(kind: MoveKind, id: number): Promise<MoveRecord> {
+  const move = await findMove(kind, id);
+  if (!move) throw new Error(`Storage move ${kind}#${id} does not exist`);
+  return move;
+}
+
+/** Every move of a kind, newest first (GitLab's `order_created_at_desc`). */
+export async function listMoves(kind: MoveKind, offset: number, limit: number) {
+  return queryPage<MoveRecord>({ index: GSI1, pk: allMovesIndexPk(kind), offset, limit });
+}
+
+/** The moves of one container, newest first. */
+export async function listContainerMoves(kind: MoveKind, containerId: number, offset: number, limit: number) {
+  return queryPage<MoveRecord>({ index: GSI2, pk: containerMovesIndexPk(kind, containerId), offset, limit });
+}
+
+/** Rails' `String#truncate(256)`: at most 256 characters, ending in "..." when cut. */
+export function truncateError(message: string): string {
+  return message.length <= MAX_ERROR_LENGTH ? message : `${message.slice(0, MAX_ERROR_LENGTH - 3)}...`;
+}

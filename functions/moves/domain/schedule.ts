@@ -1,0 +1,103 @@
+/**
+ * Scheduling a move: one DynamoDB transaction creates the record (`scheduled`) and marks the
+ * container read-only, on condition that it is still on the source storage, not read-only and not
+ * held by another move. Only then does anything start; a start that fails is rolled back to a
+ * `failed` record and a writable repository.
+ */
+import { getItem, nextId } from "../../platform/db/table.js";
+import { ApiError } from "../../platform/http/errors.js";
+import { containerKey } from "../../hosting/domain/keys.js";
+import { allMovesIndex, containerMovesIndex, moveKey, moveSequence, type MoveKind } from "../keys.js";
+import { kindInfo, type ContainerRepository } from "./containers.js";
+import { drainPolicy, ExecutionStartError, startMoveExecution, type DrainPolicy } from "./execution.js";
+import { resolveDestination } from "./policy.js";
+import { markFailed, tryTransaction } from "./transitions.js";
+import { truncateError, type MoveRecord } from "./records.js";
+
+/** Why a container cannot be scheduled, in GitLab's per-container error shape. */
+export class NotSchedulableError extends ApiError {
+  constructor(
+    readonly kind: MoveKind,
+    readonly reason: string,
+  ) {
+    super(400, { message: { [kind]: [reason] } });
+    this.message = reason;
+  }
+}
+
+const READ_ONLY = "is read-only";
+const BUSY = "has a repository storage move in progress";
+
+export function assertSchedulable(kind: MoveKind, c: ContainerRepository): asserts c is ContainerRepository & { storage: string; relativePath: string } {
+  if (!c.storage || !c.relativePath) throw new NotSchedulableError(kind, kind === "group" ? "has no wiki repository" : "has no repository");
+  if (c.readOnly) throw new NotSchedulableError(kind, READ_ONLY);
+  if (c.storageMoveId !== undefined) throw new NotSchedulableError(kind, BUSY);
+}
+
+/** Creates the `scheduled` record and marks the container read-only, atomically. */
+export async function createScheduledMove(
+  kind: MoveKind,
+  container: ContainerRepository,
+  destination: string,
+  origin: { bulkExecution?: string } = {},
+): Promise<MoveRecord> {
+  assertSchedulable(kind, container);
+  const id = await nextId(moveSequence(kind));
+  const at = new Date().toISOString();
+  const move: MoveRecord = {
+    id,
+    kind,
+    containerId: container.id,
+    state: "scheduled",
+    sourceStorage: container.storage,
+    destinationStorage: destination,
+    relativePath: container.relativePath,
+    errorMessage: null,
+    createdAt: at,
+    updatedAt: at,
+    history: [{ step: "scheduled", at }],
+    ...origin,
+  };
+  const created = await tryTransaction([
+    { Put: { Item: { ...moveKey(kind, id), ...allMovesIndex(kind, id), ...containerMovesIndex(kind, container.id, id), type: "storage-move", ...move }, ConditionExpression: "attribute_not_exists(pk)" } },
+    {
+      Update: {
+        Key: containerKey(kind, container.id),
+        UpdateExpression: "SET readOnly = :true, storageMoveId = :id",
+        ConditionExpression:
+          "attribute_exists(pk) AND #storage = :src AND relativePath = :rel AND (attribute_not_exists(readOnly) OR readOnly = :false) AND attribute_not_exists(storageMoveId)",
+        ExpressionAttributeNames: { "#storage": "storage" },
+        ExpressionAttributeValues: { ":true": true, ":false": false, ":id": id, ":src": container.storage, ":rel": container.relativePath },
+      },
+    },
+  ]);
+  if (!created) {
+    // Someone changed the container since we read it: report what it is now.
+    const key = containerKey(kind, container.id);
+    const now = await getItem<ContainerRepository>(key.pk, key.sk);
+    if (!now) throw new NotSchedulableError(kind, "does not exist");
+    assertSchedulable(kind, now);
+    throw new NotSchedulableError(kind, now.storage !== container.storage ? "changed storage while the move was being scheduled" : BUSY);
+  }
+  return move;
+}
+
+/** Per-container POST: schedule, then start its execution. */
+export async function scheduleContainerMove(
+  kind: MoveKind,
+  container: ContainerRepository,
+  requestedDestination?: string | null,
+  opts: { drain?: Partial<DrainPolicy> } = {},
+): Promise<MoveRecord> {
+  assertSchedulable(kind, container);
+  const destination = await resolveDestination(container.storage, requestedDestination);
+  const move = await createScheduledMove(kind, container, destination);
+  try {
+    await startMoveExecution(move, drainPolicy(opts.drain));
+  } catch (err) {
+    if (!(err instanceof ExecutionStartError)) throw err;
+    await markFailed(move, truncateError(err.message));
+    throw new ApiError(503, { message: `503 Service Unavailable - the ${kindInfo[kind].repositoryType} repository move could not be started and was marked failed; schedule it again` });
+  }
+  return move;
+}

@@ -1,0 +1,5 @@
+import { lambda } from "../../../platform/http/lambda.js";
+import { getStorageMoveExecution } from "../storage-endpoints.js";
+
+export const endpoint = getStorageMoveExecution("group");
+export const handler = lambda(endpoint);

@@ -1,0 +1,5 @@
+import { lambda } from "../../../platform/http/lambda.js";
+import { listContainerStorageMoves } from "../container-endpoints.js";
+
+export const endpoint = listContainerStorageMoves("group");
+export const handler = lambda(endpoint);

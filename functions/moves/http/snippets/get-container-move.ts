@@ -1,0 +1,5 @@
+import { lambda } from "../../../platform/http/lambda.js";
+import { getContainerStorageMove } from "../container-endpoints.js";
+
+export const endpoint = getContainerStorageMove("snippet");
+export const handler = lambda(endpoint);

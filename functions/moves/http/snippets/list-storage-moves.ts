@@ -1,0 +1,5 @@
+import { lambda } from "../../../platform/http/lambda.js";
+import { listStorageMoves } from "../storage-endpoints.js";
+
+export const endpoint = listStorageMoves("snippet");
+export const handler = lambda(endpoint);

@@ -1,0 +1,65 @@
+/**
+ * `/<kind>_repository_storage_moves`: every move of a kind, one by id, and the bulk POST that moves
+ * every repository of the kind off a storage (202 at once; the work runs in a bulk execution).
+ */
+import { z } from "zod";
+import { defineEndpoint } from "../../platform/http/endpoint.js";
+import { notFound } from "../../platform/http/errors.js";
+import { pageQuery, positiveInt } from "../../platform/http/params.js";
+import { baseUrl } from "../../platform/http/urls.js";
+import type { MoveKind } from "../keys.js";
+import { scheduleBulkMoves } from "../domain/bulk.js";
+import { findMove, listMoves } from "../domain/records.js";
+import { moveView } from "../domain/view.js";
+import { assertKindAvailable, pageOfMoves, storageName } from "./common.js";
+
+export const listStorageMoves = (kind: MoveKind) =>
+  defineEndpoint(
+    { summary: `List all ${kind} repository storage moves, newest first`, access: "read", admin: true, query: z.object(pageQuery) },
+    async ({ c, query }) => {
+      assertKindAvailable(kind);
+      return pageOfMoves(c, query, (offset, limit) => listMoves(kind, offset, limit));
+    },
+  );
+
+export const getStorageMove = (kind: MoveKind) =>
+  defineEndpoint(
+    { summary: `Get a ${kind} repository storage move`, access: "read", admin: true, params: z.object({ repository_storage_move_id: positiveInt() }) },
+    async ({ c, params }) => {
+      assertKindAvailable(kind);
+      const move = await findMove(kind, params.repository_storage_move_id);
+      if (!move) throw notFound();
+      return moveView(move, baseUrl(c));
+    },
+  );
+
+/**
+ * Not a GitLab endpoint (GitLab's entity has no room for it): where and how a move ran — its Step
+ * Functions execution and the steps it went through — for operators (`npm run moves -- show`).
+ */
+export const getStorageMoveExecution = (kind: MoveKind) =>
+  defineEndpoint(
+    { summary: `Execution and step history of a ${kind} repository storage move (admin)`, access: "read", admin: true, params: z.object({ repository_storage_move_id: positiveInt() }) },
+    async ({ params }) => {
+      assertKindAvailable(kind);
+      const move = await findMove(kind, params.repository_storage_move_id);
+      if (!move) throw notFound();
+      return { id: move.id, state: move.state, execution_arn: move.executionArn ?? null, bulk_execution_name: move.bulkExecution ?? null, updated_at: move.updatedAt, history: move.history };
+    },
+  );
+
+export const scheduleStorageMoves = (kind: MoveKind) =>
+  defineEndpoint(
+    {
+      summary: `Schedule moves of every ${kind} repository on a storage`,
+      access: "write",
+      admin: true,
+      status: 202,
+      body: z.object({ source_storage_name: storageName(), destination_storage_name: storageName().optional() }),
+    },
+    async ({ body }) => {
+      assertKindAvailable(kind);
+      await scheduleBulkMoves(kind, body.source_storage_name, body.destination_storage_name);
+      return { message: "202 Accepted" };
+    },
+  );

@@ -1,0 +1,39 @@
+/**
+ * Storage-move routes and the state machine's task workers. Part of the one route table,
+ * `functions/routes.ts`. Task worker names are what `storage-move.asl.json` references as
+ * `"${task:<name>}"`.
+ */
+import type { RouteSpec, WorkerSpec } from "../routes.js";
+
+const plural = { project: "projects", snippet: "snippets", group: "groups" } as const;
+
+function routesOf(kind: keyof typeof plural): RouteSpec[] {
+  const r = (method: RouteSpec["method"], path: string, module: string): RouteSpec => ({ method, path, module: `moves/http/${plural[kind]}/${module}` });
+  const all = `/api/v4/${kind}_repository_storage_moves`;
+  const one = `/api/v4/${plural[kind]}/:id/repository_storage_moves`;
+  return [
+    r("GET", all, "list-storage-moves"),
+    r("POST", all, "schedule-storage-moves"),
+    r("GET", `${all}/:repository_storage_move_id`, "get-storage-move"),
+    // Operators only, not GitLab's: the Step Functions execution and step history of one move.
+    r("GET", `${all}/:repository_storage_move_id/execution`, "get-storage-move-execution"),
+    r("GET", one, "list-container-moves"),
+    r("POST", one, "schedule-container-move"),
+    r("GET", `${one}/:repository_storage_move_id`, "get-container-move"),
+  ];
+}
+
+export const moveRoutes: RouteSpec[] = [...routesOf("project"), ...routesOf("snippet"), ...routesOf("group")];
+
+const task = (name: string, module: string): WorkerSpec => ({ name, module: `moves/tasks/${module}`, kind: "task" });
+
+export const moveWorkers: WorkerSpec[] = [
+  task("moveScheduleBatch", "schedule-batch"),
+  task("moveStart", "start"),
+  task("moveCheckWrites", "check-writes"),
+  task("moveReplicate", "replicate"),
+  task("moveSwitch", "switch"),
+  task("moveCleanup", "cleanup"),
+  task("moveFinish", "finish"),
+  task("moveFail", "fail"),
+];

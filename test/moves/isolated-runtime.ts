@@ -1,0 +1,35 @@
+/**
+ * A runtime of its own for tests that act on whole storages (bulk moves) or inject faults into the
+ * state machine's tasks. Bulk-moving `default` on the shared test runtime would move other test
+ * files' repositories under them; here every storage holds only this file's data, and the task
+ * handlers run in this process, so `injectMoveFaults` reaches them.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startRuntime, defaultLocalConfig, type Runtime } from "../../local/runtime.js";
+import type { Client } from "./support.js";
+
+export interface IsolatedRuntime extends Client {
+  runtime: Runtime;
+  dataDir: string;
+  stop(): Promise<void>;
+}
+
+export async function startIsolatedRuntime(): Promise<IsolatedRuntime> {
+  const savedEnv = { ...process.env };
+  const dataDir = mkdtempSync(join(tmpdir(), "forgeline-moves-"));
+  const runtime = await startRuntime({ dataDir, persistent: false, config: defaultLocalConfig(dataDir) });
+  return {
+    runtime,
+    dataDir,
+    baseUrl: runtime.baseUrl,
+    token: runtime.bootstrap.token!,
+    async stop() {
+      await runtime.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+      for (const key of Object.keys(process.env)) if (!(key in savedEnv)) delete process.env[key];
+      Object.assign(process.env, savedEnv);
+    },
+  };
+}
