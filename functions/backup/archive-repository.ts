@@ -1,0 +1,149 @@
+/**
+ * Copying one repository into the archive, read-consistently.
+ *
+ * The copy runs while the backup holds the repository's write lease (hosting/domain/write-path.ts):
+ * no commit, wiki edit or snippet update can change it meanwhile, and a storage move that starts
+ * waits for the lease like for any write. A repository that is read-only, or still held by a storage
+ * move (`storageMoveId`, kept until the move is over), is waited for — bounded by `waitMs` — so the
+ * archive never holds a repository in the middle of a move. The container item archived is the one
+ * read under the lease, so item and repository agree on the storage and on the content.
+ *
+ * As a last line of defence (a lease can expire if one copy outlasts FORGELINE_WRITE_LEASE_MS), the
+ * refs checksum is taken before and after the copy and must not change.
+ */
+import { join } from "node:path";
+import { open, readdir } from "node:fs/promises";
+import { checksum, primaryPath } from "../hosting/domain/git/index.js";
+import { TEMP_PREFIX } from "../hosting/domain/git/fs-util.js";
+import { GIT_TEMP_PREFIX } from "../hosting/domain/git/git-fs.js";
+import { containerKey } from "../hosting/domain/keys.js";
+import { withRepositoryWrite } from "../hosting/domain/write-path.js";
+import { ApiError } from "../platform/http/errors.js";
+import { containerLabel, repositoryOf, withoutLease, type ContainerRef } from "./containers.js";
+import { BackupError } from "./errors.js";
+import { repositoryPrefix, type RepositoryRecord } from "./manifest.js";
+import { getRawItem, type RawItem } from "./table-io.js";
+import type { TarWriter, WrittenEntry } from "./tar.js";
+
+export interface ArchivedRepository {
+  /** The container item as read under the lease (without the lease). */
+  item: RawItem;
+  record: RepositoryRecord;
+  entries: WrittenEntry[];
+}
+
+/** Thrown inside the lease to let go of it and wait: a storage move still holds the container. */
+class HeldByMove extends Error {}
+
+/** Files git is still writing (lock files, our and isomorphic-git's temporary names) are not data. */
+const inFlight = (name: string) => name.startsWith(TEMP_PREFIX) || name.startsWith(GIT_TEMP_PREFIX) || name.endsWith(".lock");
+
+async function listRepository(root: string): Promise<{ dirs: string[]; files: string[] }> {
+  const dirs: string[] = [];
+  const files: string[] = [];
+  const visit = async (rel: string) => {
+    const entries = await readdir(rel ? join(root, rel) : root, { withFileTypes: true });
+    for (const e of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      if (inFlight(e.name)) continue;
+      const child = rel ? `${rel}/${e.name}` : e.name;
+      if (e.isDirectory()) {
+        dirs.push(child);
+        await visit(child);
+      } else if (e.isFile()) files.push(child);
+    }
+  };
+  await visit("");
+  // Refs (and HEAD, config) before objects, as a "refs-first" copy would: the objects they name exist.
+  const isObject = (f: string) => f.startsWith("objects/");
+  return { dirs, files: [...files.filter((f) => !isObject(f)), ...files.filter(isObject)] };
+}
+
+export interface ArchiveOptions {
+  waitMs: number;
+  onWait?: (why: string) => void;
+  /**
+   * Serialises the part that appends to the archive: several repositories are prepared at once
+   * (lease, checksum, listing), but each one's entries must be contiguous in the archive.
+   */
+  exclusive: <T>(fn: () => Promise<T>) => Promise<T>;
+}
+
+/** Returns undefined when the container (or its repository) no longer exists. */
+export async function archiveRepository(tar: TarWriter, ref: ContainerRef, opts: ArchiveOptions): Promise<ArchivedRepository | undefined> {
+  const deadline = Date.now() + opts.waitMs;
+  for (let delay = 200; ; delay = Math.min(delay * 2, 5000)) {
+    try {
+      return await withRepositoryWrite(ref.kind, ref.id, async (location) => {
+        const item = await getRawItem(containerKey(ref.kind, ref.id));
+        if (!item || !location) return undefined;
+        if (item.storageMoveId) throw new HeldByMove();
+        return copyUnderLease(tar, withoutLease(item), opts.exclusive);
+      });
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 404) return undefined;
+      const waiting = err instanceof HeldByMove || (err instanceof ApiError && err.status === 409);
+      if (!waiting) throw err;
+      if (Date.now() > deadline) {
+        throw new BackupError(
+          `${containerLabel(ref)} stayed read-only or held by a storage move for ${Math.round(opts.waitMs / 1000)} s; ` +
+            "let running moves finish (or raise FORGELINE_BACKUP_WAIT_MS) and run the backup again",
+        );
+      }
+      opts.onWait?.(`waiting for ${containerLabel(ref)} (storage move or write in progress)`);
+      await new Promise((r) => setTimeout(r, delay));
+    }
+  }
+}
+
+const SMALL = 1 << 20;
+const READ_AHEAD = 32;
+
+/** A small file's content, mode and time, read through one open file (so all three agree). */
+async function readSmall(path: string): Promise<{ data: Buffer; mode: number; mtime: number } | undefined> {
+  const fh = await open(path, "r");
+  try {
+    const st = await fh.stat();
+    if (st.size > SMALL) return undefined;
+    const data = Buffer.alloc(st.size);
+    let got = 0;
+    while (got < st.size) {
+      const { bytesRead } = await fh.read(data, got, st.size - got, got);
+      if (bytesRead === 0) throw new Error(`${path} shrank while it was being archived`);
+      got += bytesRead;
+    }
+    return { data, mode: st.mode, mtime: st.mtimeMs / 1000 };
+  } finally {
+    await fh.close();
+  }
+}
+
+async function copyUnderLease(tar: TarWriter, item: RawItem, exclusive: ArchiveOptions["exclusive"]): Promise<ArchivedRepository> {
+  const repo = repositoryOf(item)!;
+  const before = await checksum(repo.storage, repo.relativePath).catch((err: unknown) => {
+    throw new BackupError(`${containerLabel(repo)} points at ${repo.storage}:${repo.relativePath}, which cannot be read (${(err as Error).message})`);
+  });
+  const root = primaryPath(repo.storage, repo.relativePath);
+  const prefix = repositoryPrefix(repo);
+  const { dirs, files } = await listRepository(root);
+  const entries: WrittenEntry[] = [];
+  await exclusive(async () => {
+    entries.push(await tar.dir(prefix));
+    for (const d of dirs) entries.push(await tar.dir(`${prefix}/${d}`));
+    // Loose objects are many small files: read a batch at once, append them in order.
+    for (let i = 0; i < files.length; i += READ_AHEAD) {
+      const batch = files.slice(i, i + READ_AHEAD);
+      const small = await Promise.all(batch.map((f) => readSmall(join(root, f))));
+      for (const [j, f] of batch.entries()) {
+        const content = small[j];
+        entries.push(content ? await tar.file(`${prefix}/${f}`, content.data, content.mode, content.mtime) : await tar.fileFromDisk(`${prefix}/${f}`, join(root, f)));
+      }
+    }
+  });
+  const after = await checksum(repo.storage, repo.relativePath);
+  if (after !== before) {
+    throw new BackupError(`${containerLabel(repo)} changed while it was copied under its write lease (the lease expired?); raise FORGELINE_WRITE_LEASE_MS and run the backup again`);
+  }
+  const bytes = entries.reduce((n, e) => n + e.size, 0);
+  const record: RepositoryRecord = { kind: repo.kind, id: repo.id, storage: repo.storage, relative_path: repo.relativePath, checksum: before, files: files.length, bytes };
+  return { item, record, entries };
+}

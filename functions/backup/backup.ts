@@ -1,0 +1,194 @@
+/**
+ * `npm run backup -- <file>`: the whole instance — every table item and every repository of every
+ * storage — into one archive (format in `index.ts`), consistent while the service runs:
+ *
+ * 1. The table is read first, by a strongly consistent parallel Scan, into a spool file.
+ * 2. Each repository is then copied under its write lease (`archive-repository.ts`); its container
+ *    item is replaced by the version read under the lease. A container deleted meanwhile leaves the
+ *    archive together with the items that belong to it (`containers.ts`).
+ * 3. Storage moves that were open at the scan are read again once their containers were released,
+ *    so the archive holds their final state.
+ * 4. The items are written as JSON lines, then the manifest, last. The archive is written under a
+ *    temporary name and renamed when complete, so a file with the final name is always whole.
+ */
+import { createReadStream } from "node:fs";
+import { open, rename, rm, stat } from "node:fs/promises";
+import { createInterface } from "node:readline";
+import { instanceConfig } from "../platform/config.js";
+import { archiveRepository } from "./archive-repository.js";
+import { belongsToVanished, containerId, containerOf, isOpenMove, repositoryOf, withoutLease, type RepositoryRef } from "./containers.js";
+import { BackupError } from "./errors.js";
+import { encodeManifest, FORMAT, FORMAT_VERSION, MANIFEST_PATH, tableFileName, type ManifestEntry, type RepositoryRecord } from "./manifest.js";
+import { formatBytes, silentProgress, type ProgressSink } from "./progress.js";
+import { decodeItem, describeTable, encodeItem, getRawItem, keyOf, scanTable, type RawItem } from "./table-io.js";
+import { TarWriter, type WrittenEntry } from "./tar.js";
+
+export interface BackupOptions {
+  file: string;
+  progress?: ProgressSink;
+  /** How long to wait for a repository held by a storage move (default FORGELINE_BACKUP_WAIT_MS or 10 min). */
+  waitMs?: number;
+  /** Items per table file (a file is also cut at 8 MiB). */
+  itemsPerFile?: number;
+  /** Runs before each repository is copied; a seam for tests that change the instance mid-backup. */
+  beforeRepository?: (ref: RepositoryRef) => Promise<void> | void;
+}
+
+export interface BackupSummary {
+  file: string;
+  items: number;
+  droppedItems: number;
+  repositories: number;
+  files: number;
+  /** Content bytes (repository files and table lines), the figure throughput is measured on. */
+  bytes: number;
+  archiveBytes: number;
+  seconds: number;
+}
+
+const REPOSITORY_CONCURRENCY = 4;
+
+const keyString = (item: RawItem) => `${keyOf(item).pk}\u0000${keyOf(item).sk}`;
+
+export async function backup(opts: BackupOptions): Promise<BackupSummary> {
+  const started = Date.now();
+  const progress = opts.progress ?? silentProgress;
+  const waitMs = opts.waitMs ?? Number(process.env.FORGELINE_BACKUP_WAIT_MS ?? 600_000);
+  if (await stat(opts.file).then(() => true, () => false)) throw new BackupError(`${opts.file} already exists; choose a new file name`);
+  const partial = `${opts.file}.partial-${process.pid}`;
+  const spool = `${opts.file}.items-${process.pid}.tmp`;
+  const table = await describeTable();
+  const tar = await TarWriter.create(partial);
+  try {
+    // 1. Table snapshot.
+    progress.phase("Reading table", table.itemCount);
+    const repositories: RepositoryRef[] = [];
+    const openMoves: RawItem[] = [];
+    const spoolFile = await open(spool, "a", 0o600);
+    let scanned = 0;
+    try {
+      await scanTable(async (items) => {
+        for (const item of items) {
+          const repo = repositoryOf(item);
+          if (repo) repositories.push(repo);
+          if (isOpenMove(item)) openMoves.push(item);
+        }
+        // One append per page: O_APPEND makes each write atomic, so segments never interleave lines.
+        if (items.length) await spoolFile.write(items.map((i) => encodeItem(i) + "\n").join(""));
+        progress.update((scanned += items.length));
+      }, { segments: Math.min(16, Math.max(4, Math.ceil(table.sizeBytes / 2 ** 28))) });
+    } finally {
+      await spoolFile.close();
+    }
+
+    // 2. Repositories, each under its write lease.
+    repositories.sort((a, b) => (a.kind === b.kind ? a.id - b.id : a.kind < b.kind ? -1 : 1));
+    progress.phase("Copying repositories", repositories.length);
+    const replaced = new Map<string, RawItem>();
+    const vanished = new Set<string>();
+    const records: RepositoryRecord[] = [];
+    const entries: WrittenEntry[] = [];
+    // A few repositories are prepared at once (lease, checksums: round trips), one appends at a time.
+    let tail: Promise<unknown> = Promise.resolve();
+    const exclusive = <T>(fn: () => Promise<T>): Promise<T> => {
+      const run = tail.then(fn);
+      tail = run.catch(() => undefined);
+      return run;
+    };
+    let next = 0;
+    const worker = async () => {
+      while (next < repositories.length) {
+        const ref = repositories[next++]!;
+        await opts.beforeRepository?.(ref);
+        const copied = await archiveRepository(tar, ref, { waitMs, exclusive, onWait: (why) => progress.update(records.length, why) });
+        if (!copied) vanished.add(containerId(ref));
+        else {
+          replaced.set(keyString(copied.item), copied.item);
+          records.push(copied.record);
+          for (const e of copied.entries) entries.push(e); // not push(...): a big repository has more files than a call has arguments
+        }
+        progress.update(records.length + vanished.size, `${formatBytes(tar.bytesWritten)} written`);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(REPOSITORY_CONCURRENCY, repositories.length) }, worker));
+    records.sort((a, b) => (a.kind === b.kind ? a.id - b.id : a.kind < b.kind ? -1 : 1));
+
+    // 3. Storage moves open at the scan: their containers were released above, so they are final now.
+    for (const move of openMoves) {
+      const fresh = await getRawItem(keyOf(move));
+      if (fresh) replaced.set(keyString(fresh), fresh);
+    }
+
+    // 4. Items, then the manifest.
+    progress.phase("Writing table", scanned);
+    const tableFiles: string[] = [];
+    let items = 0;
+    let dropped = 0;
+    let lines: string[] = [];
+    let lineBytes = 0;
+    const cut = async () => {
+      if (!lines.length) return;
+      const name = tableFileName(tableFiles.length);
+      entries.push(await tar.file(name, Buffer.from(lines.join(""), "utf8")));
+      tableFiles.push(name);
+      [lines, lineBytes] = [[], 0];
+    };
+    for await (const line of createInterface({ input: createReadStream(spool), crlfDelay: Infinity })) {
+      if (!line) continue;
+      const scannedItem = decodeItem(line);
+      // No lease survives into the archive (a wiki's first page may have held one during the Scan).
+      const item = withoutLease(replaced.get(keyString(scannedItem)) ?? scannedItem);
+      const gone = containerOf(item) && vanished.has(containerId(containerOf(item)!));
+      if (gone || belongsToVanished(item, vanished)) {
+        dropped++;
+        continue;
+      }
+      const encoded = encodeItem(item) + "\n";
+      lines.push(encoded);
+      lineBytes += Buffer.byteLength(encoded);
+      items++;
+      if (lines.length >= (opts.itemsPerFile ?? 5000) || lineBytes >= 8 << 20) await cut();
+      progress.add(1);
+    }
+    await cut();
+
+    const files = entries.filter((e) => e.type === "file");
+    const bytes = files.reduce((n, e) => n + e.size, 0);
+    const archiveSha = tar.sealPrefix();
+    const storages = Object.fromEntries(
+      Object.entries(instanceConfig().storages).map(([name, s]) => [name, { kind: s.kind, replicas: s.kind === "local" ? 1 : s.replicas.length }]),
+    );
+    const manifest = encodeManifest({
+      format: FORMAT,
+      format_version: FORMAT_VERSION,
+      created_at: new Date().toISOString(),
+      source: { table: table.name, storages },
+      counts: { items, repositories: records.length, files: files.length, bytes, dropped_items: dropped },
+      table_files: tableFiles,
+      repositories: records,
+      entries: entries.map((e): ManifestEntry => ({ path: e.path, type: e.type, size: e.size, sha256: e.sha256 })),
+      archive_sha256: archiveSha,
+    });
+    await tar.file(MANIFEST_PATH, manifest);
+    await tar.close();
+    progress.end();
+    await rename(partial, opts.file);
+    return {
+      file: opts.file,
+      items,
+      droppedItems: dropped,
+      repositories: records.length,
+      files: files.length,
+      bytes,
+      archiveBytes: tar.bytesWritten,
+      seconds: (Date.now() - started) / 1000,
+    };
+  } catch (err) {
+    progress.end();
+    await tar.abort();
+    await rm(partial, { force: true });
+    throw err;
+  } finally {
+    await rm(spool, { force: true });
+  }
+}

@@ -1,0 +1,60 @@
+/**
+ * When is a target instance "empty"? When its table holds nothing but what a fresh `npm start` (or a
+ * fresh deployment) creates by itself:
+ * - the bootstrap marker (`BOOTSTRAP`/`ADMIN`) and the id counters (`SEQ#…`);
+ * - the application settings item (storage weights);
+ * - one user, `root`, with its username and e-mail claims and its personal access tokens.
+ * Any project, group, snippet, other user, storage move, error-tracking or academic item — anything
+ * else — makes it non-empty. Repositories are not looked at: without items pointing at them they are
+ * not part of the instance, and restore replaces any directory in its way.
+ *
+ * Restore replaces the target's items (an empty instance's bootstrap items are deleted and the
+ * archive's written); with `--force` it also deletes the repositories of a non-empty target first.
+ */
+import { containerOf, repositoryOf, type RepositoryRef } from "./containers.js";
+import { num, scanTable, str, keyOf, type RawItem, type RawKey } from "./table-io.js";
+
+export interface TargetState {
+  keys: RawKey[];
+  repositories: RepositoryRef[];
+  /** Descriptions of the items that make the instance non-empty (the first few). */
+  found: string[];
+  foundCount: number;
+}
+
+const PROJECTION = ["pk", "sk", "username", "userId", "kind", "ownerId", "storage", "relativePath", "type"];
+const SHOWN = 5;
+
+function describe(item: RawItem): string {
+  const container = containerOf(item);
+  if (container) return `${container.kind} ${container.id}`;
+  if (str(item, "sk") === "USER") return `user ${str(item, "username") ?? str(item, "pk")}`;
+  return `item ${str(item, "pk")}`;
+}
+
+export async function inspectTarget(): Promise<TargetState> {
+  const items: RawItem[] = [];
+  await scanTable((page) => void items.push(...page), { projection: PROJECTION });
+  const users = items.filter((i) => str(i, "sk") === "USER" && str(i, "pk")?.startsWith("USER#"));
+  const root = users.length === 1 && str(users[0]!, "username") === "root" ? num(users[0]!, "id") ?? Number(str(users[0]!, "pk")!.slice(5)) : undefined;
+  const bootstrap = (item: RawItem): boolean => {
+    const { pk, sk } = keyOf(item);
+    if (pk === "BOOTSTRAP" || pk.startsWith("SEQ#") || (pk === "SETTINGS" && sk === "APPLICATION")) return true;
+    if (root === undefined) return false;
+    if (pk === `USER#${root}` && sk === "USER") return true;
+    if (pk === "NAMESPACE#root") return str(item, "kind") === "user" && num(item, "ownerId") === root;
+    if (pk.startsWith("EMAIL#") || pk.startsWith("PAT#")) return num(item, "userId") === root;
+    return false;
+  };
+  const foreign = items.filter((i) => !bootstrap(i));
+  // Containers and users first: they say more to an operator than counters or claims.
+  const ranked = [...foreign.filter((i) => containerOf(i) || str(i, "sk") === "USER"), ...foreign.filter((i) => !containerOf(i) && str(i, "sk") !== "USER")];
+  const shown = ranked.slice(0, SHOWN).map(describe);
+  if (foreign.length > SHOWN) shown.push(`${foreign.length - SHOWN} more items`);
+  return {
+    keys: items.map(keyOf),
+    repositories: items.map(repositoryOf).filter((r): r is RepositoryRef => !!r),
+    found: shown,
+    foundCount: foreign.length,
+  };
+}

@@ -1,0 +1,29 @@
+/**
+ * Errors the backup CLIs print as they are (a clear sentence, no stack): anything else is a bug or
+ * an infrastructure failure and is shown with its stack.
+ */
+export class BackupError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "BackupError";
+  }
+}
+
+/** The archive failed verification; restore has written nothing. */
+export class ArchiveError extends BackupError {
+  constructor(reason: string) {
+    super(`The backup archive is damaged: ${reason}. Nothing was restored.`);
+    this.name = "ArchiveError";
+  }
+}
+
+/** Restore refused because the target instance holds data (see `emptiness.ts`). */
+export class NotEmptyError extends BackupError {
+  constructor(readonly found: string[]) {
+    super(
+      `The target instance is not empty (found ${found.join(", ")}). Restore replaces a whole instance; ` +
+        "run it again with --force to delete everything in this instance (table items and their repositories) first. Nothing was restored.",
+    );
+    this.name = "NotEmptyError";
+  }
+}

@@ -1,0 +1,84 @@
+/**
+ * Per-storage inventory: how many projects, snippets and group wikis live on each configured storage
+ * and how many bytes their repositories take — the seed's "confirm that no project, snippet or group
+ * remains on the source storage" as one call.
+ *
+ * Counts come from Queries on the storage index (gsi2 `STORAGE#<storage>#<kind>`, the same index
+ * the storage moves page through), never a Scan; sizes from the primary copy of each repository on
+ * disk (`repositorySize`). The index is eventually consistent, like every GSI: a repository switched
+ * a moment ago may still be counted on its old storage for a moment.
+ */
+import { QueryCommand } from "@aws-sdk/lib-dynamodb";
+import { dynamo } from "../../platform/aws.js";
+import { instanceConfig } from "../../platform/config.js";
+import { GSI2 } from "../../platform/db/table.js";
+import { resources } from "../../platform/resources.js";
+import { repositorySize } from "../../hosting/domain/git/index.js";
+import { storageIndexPk, type ContainerKind } from "../../hosting/domain/keys.js";
+
+export interface KindInventory {
+  count: number;
+  size_bytes: number;
+}
+
+export interface StorageInventory {
+  name: string;
+  kind: "local" | "cluster";
+  replicas: number;
+  projects: KindInventory;
+  snippets: KindInventory;
+  group_wikis: KindInventory;
+}
+
+const SIZE_CONCURRENCY = 16;
+
+/** The relative paths of every repository of a kind on a storage (keys and one attribute only). */
+async function repositoriesOn(storage: string, kind: ContainerKind): Promise<string[]> {
+  const paths: string[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const out = await dynamo().send(
+      new QueryCommand({
+        TableName: resources.mainTable(),
+        IndexName: GSI2,
+        KeyConditionExpression: "gsi2pk = :pk",
+        ExpressionAttributeValues: { ":pk": storageIndexPk(kind, storage) },
+        ProjectionExpression: "relativePath",
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    for (const item of out.Items ?? []) paths.push(String(item.relativePath ?? ""));
+    startKey = out.LastEvaluatedKey;
+  } while (startKey);
+  return paths;
+}
+
+async function totalSize(storage: string, paths: string[]): Promise<number> {
+  let total = 0;
+  let next = 0;
+  const worker = async () => {
+    while (next < paths.length) {
+      const path = paths[next++]!;
+      // Read the size first: `total += await …` would add to a stale `total` read before the await.
+      const size = path ? await repositorySize(storage, path) : 0;
+      total += size;
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(SIZE_CONCURRENCY, paths.length) }, worker));
+  return total;
+}
+
+async function kindInventory(storage: string, kind: ContainerKind): Promise<KindInventory> {
+  const paths = await repositoriesOn(storage, kind);
+  return { count: paths.length, size_bytes: await totalSize(storage, paths) };
+}
+
+/** Every configured storage, in configuration order. */
+export async function storageInventory(): Promise<StorageInventory[]> {
+  return Promise.all(
+    Object.entries(instanceConfig().storages).map(async ([name, s]) => {
+      const [projects, snippets, group_wikis] = await Promise.all([kindInventory(name, "project"), kindInventory(name, "snippet"), kindInventory(name, "group")]);
+      return { name, kind: s.kind, replicas: s.kind === "local" ? 1 : s.replicas.length, projects, snippets, group_wikis };
+    }),
+  );
+}

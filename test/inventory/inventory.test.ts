@@ -1,0 +1,95 @@
+/**
+ * `GET /api/v4/repository_storages/inventory` on a private runtime (every storage holds only this
+ * file's repositories): counts per storage and kind, sizes equal to the bytes on disk, admin only.
+ */
+import { describe, it, expect, beforeAll, afterAll } from "vitest";
+import { readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { ownRuntime } from "../support/own-runtime.js";
+import { repoPaths } from "../support/git.js";
+import { startSimulatedMove } from "../backup/simulated-move.js";
+
+let rt: Awaited<ReturnType<typeof ownRuntime>>;
+let token: string;
+const PATH = "/api/v4/repository_storages/inventory";
+
+async function call(method: string, path: string, body?: unknown, as: string | null = token) {
+  const headers: Record<string, string> = {};
+  if (as) headers["Private-Token"] = as;
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  const res = await fetch(`${rt.runtime.baseUrl}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  return { status: res.status, body: (await res.json()) as any };
+}
+
+async function created(method: string, path: string, body: unknown) {
+  const res = await call(method, path, body);
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body;
+}
+
+const onlyOn = (storage: string) => call("PUT", "/api/v4/application/settings", { repository_storages_weighted: { default: 0, secondary: 0, cluster: 0, [storage]: 100 } });
+
+/** Bytes of the regular files below a directory, walked independently of the service's code. */
+function bytesOnDisk(dir: string): number {
+  let total = 0;
+  for (const e of readdirSync(dir, { withFileTypes: true })) total += e.isDirectory() ? bytesOnDisk(join(dir, e.name)) : statSync(join(dir, e.name)).size;
+  return total;
+}
+
+const repos: Array<{ storage: string; kind: "project" | "snippet" | "group-wiki"; id: number }> = [];
+
+beforeAll(async () => {
+  rt = await ownRuntime();
+  token = rt.runtime.bootstrap.token!;
+  await onlyOn("secondary");
+  for (const name of ["inv-a", "inv-b"]) repos.push({ storage: "secondary", kind: "project", id: (await created("POST", "/api/v4/projects", { name, initialize_with_readme: true })).id });
+  repos.push({ storage: "secondary", kind: "snippet", id: (await created("POST", "/api/v4/snippets", { title: "s", files: [{ file_path: "a.txt", content: "x".repeat(5000) }] })).id });
+  await onlyOn("cluster");
+  repos.push({ storage: "cluster", kind: "project", id: (await created("POST", "/api/v4/projects", { name: "inv-c", initialize_with_readme: true })).id });
+  const wikiGroup = await created("POST", "/api/v4/groups", { name: "Inv", path: "inv" });
+  await created("POST", `/api/v4/groups/${wikiGroup.id}/wikis`, { title: "Home", content: "hello" });
+  repos.push({ storage: "cluster", kind: "group-wiki", id: wikiGroup.id });
+  await onlyOn("default");
+  repos.push({ storage: "default", kind: "snippet", id: (await created("POST", "/api/v4/snippets", { title: "t", files: [{ file_path: "b.txt", content: "y" }] })).id });
+  await created("POST", "/api/v4/groups", { name: "No wiki", path: "no-wiki" }); // a group without a wiki has no repository
+}, 120_000);
+
+afterAll(async () => rt?.stop());
+
+describe("GET /api/v4/repository_storages/inventory", () => {
+  it("reports, per configured storage, the count and size of each kind of repository", async () => {
+    const res = await call("GET", PATH);
+    expect(res.status).toBe(200);
+    expect(res.body.map((s: { name: string }) => s.name)).toEqual(["default", "secondary", "cluster"]);
+    const field = { project: "projects", snippet: "snippets", "group-wiki": "group_wikis" } as const;
+    for (const storage of res.body) {
+      expect(storage.kind).toBe(storage.name === "cluster" ? "cluster" : "local");
+      expect(storage.replicas).toBe(storage.name === "cluster" ? 3 : 1);
+      for (const kind of ["project", "snippet", "group-wiki"] as const) {
+        const mine = repos.filter((r) => r.storage === storage.name && r.kind === kind);
+        const size = mine.reduce((n, r) => n + bytesOnDisk(repoPaths(r.storage, r.kind, r.id)[0]!), 0);
+        expect(storage[field[kind]], `${storage.name} ${kind}`).toEqual({ count: mine.length, size_bytes: size });
+        if (mine.length) expect(size).toBeGreaterThan(0);
+      }
+    }
+  });
+
+  it("follows a repository that moves to another storage", async () => {
+    const project = repos.find((r) => r.kind === "project" && r.storage === "cluster")!;
+    await (await startSimulatedMove(project.id, "default")).done;
+    const byName = Object.fromEntries((await call("GET", PATH)).body.map((s: { name: string }) => [s.name, s]));
+    expect(byName.cluster.projects).toEqual({ count: 0, size_bytes: 0 });
+    expect(byName.default.projects.count).toBe(1);
+    project.storage = "default";
+  });
+
+  it("is for administrators only: 401 without a token, 403 for other users", async () => {
+    expect((await call("GET", PATH, undefined, null)).status).toBe(401);
+    const user = await created("POST", "/api/v4/users", { username: "inv_user", name: "Inv", email: "inv@example.com" });
+    const plain = await created("POST", `/api/v4/users/${user.id}/personal_access_tokens`, { name: "t", scopes: ["api"] });
+    const denied = await call("GET", PATH, undefined, plain.token);
+    expect(denied).toEqual({ status: 403, body: { message: "403 Forbidden" } });
+    const readOnlyAdmin = await created("POST", `/api/v4/users/1/personal_access_tokens`, { name: "ro", scopes: ["read_api"] });
+    expect((await call("GET", PATH, undefined, readOnlyAdmin.token)).status).toBe(200);
+  });
+});
