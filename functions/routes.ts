@@ -14,6 +14,7 @@ import { webRoutes } from "./web/routes.js";
 import { moveRoutes, moveWorkers } from "./moves/routes.js";
 import { ingestWorkers } from "./errortracking/ingest-routes.js";
 import { errorTrackingRoutes, errorTrackingWorkers } from "./errortracking/routes.js";
+import { sentryApiRoutes } from "./errortracking/sentry-api/routes.js";
 
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -53,6 +54,9 @@ export const routes: RouteSpec[] = [
 
   // ── error tracking: settings, client keys, the project-scoped UI JSON (functions/errortracking/routes.ts) ──
   ...errorTrackingRoutes,
+
+  // ── the tracker (Sentry) web API this service offers over its error data (functions/errortracking/sentry-api/routes.ts) ──
+  ...sentryApiRoutes,
 
   // ── academic REST extension interface (/rest/, /rest/v2/): generated from rest/ by pers_autoload ──
   ...academicRoutes,

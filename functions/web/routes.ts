@@ -2,10 +2,22 @@
 import type { RouteSpec } from "../routes.js";
 
 const r = (method: RouteSpec["method"], path: string, module: string): RouteSpec => ({ method, path, module: `web/http/${module}` });
+// Project pages exist for one- and two-level namespaces, as the UI JSON routes (errortracking/routes.ts);
+// parameter names match theirs so the shapes coexist on API Gateway. Dependency-free: `stacks/` imports this.
+const project = (method: RouteSpec["method"], suffix: string, module: string) =>
+  [`/:p1/:p2/-/${suffix}`, `/:p1/:p2/:p3/-/${suffix}`].map((path) => r(method, path, module));
 
 export const webRoutes: RouteSpec[] = [
   r("GET", "/", "home"),
   r("GET", "/users/sign_in", "sign-in-page"),
   r("POST", "/users/sign_in", "sign-in"),
   r("POST", "/users/sign_out", "sign-out"),
+  // Stylesheet and page scripts, embedded in the bundle (no CDN, no files on Lambda).
+  r("GET", "/-/assets/:name", "assets"),
+  ...project("GET", "error_tracking", "error-list-page"),
+  // HTML detail; `…/:issue_id/details.json` (errortracking) differs by its last literal segment.
+  ...project("GET", "error_tracking/:issue_id/details", "error-detail-page"),
+  ...project("GET", "error_tracking/projects.json", "projects-json"),
+  ...project("GET", "settings/monitor", "settings-page"),
+  ...project("PATCH", "settings/operations", "save-settings"),
 ];

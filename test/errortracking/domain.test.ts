@@ -12,7 +12,7 @@ import { aggregateDeltas, deltasOf, flagsOf } from "../../functions/errortrackin
 import { decodeCursor, encodeCursor } from "../../functions/errortracking/domain/cursor.js";
 import { dsnOf } from "../../functions/errortracking/domain/client-keys.js";
 
-const FIXTURES = resolve(import.meta.dirname, "../../../shared/fixtures/sentry-sdk-captures");
+const FIXTURES = resolve(import.meta.dirname, "../fixtures/sentry-sdk-captures");
 const RECEIVED = "2026-11-21T06:00:00.000Z";
 
 /** The event payload of a capture: a store body, or the event item of an envelope. */

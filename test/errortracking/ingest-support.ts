@@ -1,5 +1,5 @@
 /**
- * Shared by the ingest tests: the real-SDK captures in `../shared/fixtures/sentry-sdk-captures`
+ * Shared by the ingest tests: the real-SDK captures in `test/fixtures/sentry-sdk-captures`
  * (request line + headers + decoded body, see its README) turned back into wire requests, a project
  * with integrated tracking and an active key written as contract items (independent of the settings
  * API), the collector mounted in-process, and a private queue no consumer polls.
@@ -16,7 +16,7 @@ import { clientKeyKey, keysOfProjectIndex, settingKey, type ClientKeyRecord, typ
 import { mount } from "../../functions/errortracking/ingest/collector.js";
 import { api, adminToken, unique } from "../support/api.js";
 
-export const FIXTURES = resolve(import.meta.dirname, "../../../shared/fixtures/sentry-sdk-captures");
+export const FIXTURES = resolve(import.meta.dirname, "../fixtures/sentry-sdk-captures");
 
 export interface Fixture {
   /** `folder/NNN` */

@@ -6,12 +6,14 @@ import { getError, releaseHealth } from "../domain/errors.js";
 import { issueIdParam, uiPathParams } from "./params.js";
 import { errorNotFound, uiProject } from "./ui.js";
 import { detailedErrorEntity } from "./views.js";
+import * as thirdParty from "../thirdparty/backend.js";
 
 /** `GET …/-/error_tracking/:issue_id/details.json`: `{error: DetailedErrorEntity}` + release health. */
 export const endpoint = defineEndpoint(
   { summary: "One error in detail (UI JSON)", access: "read", params: z.object({ ...uiPathParams, issue_id: issueIdParam }) },
   async ({ c, principal, params }) => {
-    const { project } = await uiProject(c, principal, params, READ_LEVEL);
+    const { project, tracker } = await uiProject(c, principal, params, READ_LEVEL);
+    if (tracker) return thirdParty.errorDetails(tracker, params.issue_id);
     const error = await getError(project.id, params.issue_id);
     if (!error) throw errorNotFound();
     const health = await releaseHealth(project.id, [error.firstRelease ?? "", error.lastRelease ?? ""]);

@@ -9,6 +9,7 @@ import { sentryExternalUrl } from "../domain/settings.js";
 import { uiPathParams } from "./params.js";
 import { uiProject } from "./ui.js";
 import { errorEntity } from "./views.js";
+import * as thirdParty from "../thirdparty/backend.js";
 
 const SORTS: SortOrder[] = ["last_seen", "first_seen", "frequency"];
 
@@ -24,11 +25,12 @@ export const endpoint = defineEndpoint(
     query: z.object({ search_term: z.string().max(200).optional(), sort: z.string().optional(), cursor: z.string().max(2000).optional(), issue_status: z.string().optional() }),
   },
   async ({ c, principal, params, query }) => {
-    const { project, setting } = await uiProject(c, principal, params, READ_LEVEL);
+    const { project, setting, tracker } = await uiProject(c, principal, params, READ_LEVEL);
     const status = (query.issue_status || "unresolved") as ErrorStatus;
     if (!STATUSES.includes(status)) throw new ApiError(400, { message: "Bad Request: Invalid issue_status" });
     const sort = (query.sort || "last_seen") as SortOrder;
     if (!SORTS.includes(sort)) throw new ApiError(400, { message: "Bad Request: Invalid value for sort param" });
+    if (tracker) return thirdParty.listErrors(tracker, { status, sort, cursor: query.cursor || undefined, searchTerm: query.search_term?.trim() || undefined });
     const page = await listErrors({ projectId: project.id, status, sort, cursor: query.cursor || undefined, searchTerm: query.search_term?.trim() || undefined, limit: 20 });
     return {
       errors: page.errors.map((e) => errorEntity(c, project, e)),

@@ -7,6 +7,7 @@ import { updateStatus } from "../domain/errors.js";
 import { STATUSES, type ErrorStatus } from "../domain/keys.js";
 import { issueIdParam, uiPathParams } from "./params.js";
 import { errorNotFound, uiProject } from "./ui.js";
+import * as thirdParty from "../thirdparty/backend.js";
 
 /**
  * `PUT …/-/error_tracking/:issue_id.json` `{status}`. No GitLab issue is linked to integrated errors
@@ -21,10 +22,11 @@ export const endpoint = defineEndpoint(
     body: z.record(z.string(), z.unknown()),
   },
   async ({ c, principal, params, body }) => {
-    const { project } = await uiProject(c, principal, params, UPDATE_LEVEL);
+    const { project, tracker } = await uiProject(c, principal, params, UPDATE_LEVEL);
     const status = body.status as ErrorStatus;
     if (body.status === undefined) throw paramError("status is missing");
     if (!STATUSES.includes(status)) throw paramError("status does not have a valid value");
+    if (tracker) return thirdParty.updateStatus(tracker, params.issue_id, status);
     const updated = await updateStatus(project.id, params.issue_id, status);
     if (!updated) throw errorNotFound();
     return { result: { status: "success", updated: true, closed_issue_iid: null } };

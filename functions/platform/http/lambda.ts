@@ -19,8 +19,14 @@ export function toApiGatewayPath(honoPath: string): string {
   return honoPath.replace(/:([A-Za-z0-9_]+)/g, "{$1}").replace(/\*$/, "{proxy+}");
 }
 
+/**
+ * Registers a route under both spellings, `/x` and `/x/`: API Gateway sends `/x/` to the `/x` route
+ * (and rejects route keys ending in `/`), Sentry clients call `/api/0/…/` with the slash, and Hono
+ * matches strictly.
+ */
 export function mountEndpoint(app: Hono, method: string, path: string, endpoint: Endpoint): void {
   app.on(method, path, (c) => endpoint.run(c));
+  if (path !== "/" && !path.endsWith("*")) app.on(method, `${path}/`, (c) => endpoint.run(c));
 }
 
 export function lambda(endpoint: Endpoint) {
@@ -35,8 +41,6 @@ export function lambda(endpoint: Endpoint) {
       else {
         const [method = "GET", path = "/"] = routeKey.split(" ");
         mountEndpoint(app, method, toHonoPath(path), endpoint);
-        // API Gateway sends `/x/` to the `/x` route; Hono matches strictly, so answer both.
-        if (path !== "/" && !path.endsWith("+}")) mountEndpoint(app, method, `${toHonoPath(path)}/`, endpoint);
       }
       handler = handle(app);
       apps.set(routeKey, handler);

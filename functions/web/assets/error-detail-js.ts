@@ -1,0 +1,71 @@
+/**
+ * One error: counters and latest-event tags from details.json / stack_trace.json, the stack trace
+ * (most recent call first, in-app frames emphasised and open), and the status actions.
+ */
+export const ERROR_DETAIL_JS = String.raw`
+import { $, el, request, messageOf, show, announce, when, poller, decodeEntities } from "./common.js";
+
+const base = document.body.dataset.project + "/-/error_tracking";
+const id = document.body.dataset.issue;
+let traceShown = "";
+
+function pairs(target, list) {
+  target.replaceChildren(...list.filter(([, v]) => v !== null && v !== undefined && v !== "").flatMap(([k, v]) => [el("dt", {}, k), el("dd", {}, v)]));
+}
+
+/** Sentry's inApp when the JSON has it; else: not a runtime internal and not a dependency. */
+function inApp(f) {
+  if (typeof f.inApp === "boolean") return f.inApp;
+  const path = f.abs_path || f.filename || "";
+  return !!path && !/^node:|^internal\/|node_modules/.test(path);
+}
+
+function frame(f) {
+  const app = inApp(f);
+  const where = (f.filename || f.abs_path || "?") + (f.lineNo ? ":" + f.lineNo : "");
+  const lines = (f.context || []).map(([n, text]) => el("span", { class: "line" + (n === f.lineNo ? " hit" : "") }, el("span", { class: "ln" }, n), decodeEntities(String(text))));
+  const summary = el("summary", {}, (f.function ? f.function + " in " : "") + where, app ? el("span", { class: "badge" }, "in app") : null);
+  return el("details", { class: "frame" + (app ? " in-app" : ""), open: app && lines.length > 0 }, summary, lines.length ? el("pre", {}, lines) : el("p", { class: "muted" }, "No source context."));
+}
+
+function renderStatus(status) {
+  $("#status").textContent = status;
+  for (const b of document.querySelectorAll("[data-status]")) b.disabled = b.dataset.status === status;
+}
+
+async function load() {
+  const [d, t] = await Promise.all([request("GET", base + "/" + id + "/details.json"), request("GET", base + "/" + id + "/stack_trace.json")]);
+  if (!d.ok) { show($("#problem"), messageOf(d)); return d.status === 204 ? 1000 : 0; }
+  show($("#problem"), "");
+  const e = d.data.error;
+  $("#title").textContent = e.title;
+  document.title = e.title + " · Error Tracking";
+  $("#culprit").textContent = e.culprit || "";
+  renderStatus(e.status);
+  pairs($("#counters"), [["Events", e.count], ["Users", e.user_count], ["First seen", when(e.first_seen)], ["Last seen", when(e.last_seen)],
+    ["First release", e.first_release_short_version], ["Last release", e.last_release_short_version]]);
+  const ev = t.ok ? t.data.error : {};
+  const tags = Object.assign({}, ev.tags || {});
+  const rows = [["Received", when(ev.date_received)], ["Level", (e.tags || {}).level], ["Logger", (e.tags || {}).logger],
+    ["Environment", ev.environment || tags.environment], ["Release", ev.release || tags.release || e.last_release_version]];
+  for (const k of ["environment", "release", "level"]) delete tags[k];
+  pairs($("#tags"), rows.concat(Object.entries(tags)));
+  const frames = (ev.stack_trace_entries || []).slice().reverse();
+  const key = JSON.stringify(frames);
+  if (key !== traceShown) {
+    traceShown = key;
+    $("#trace").replaceChildren(...(frames.length ? frames.map(frame) : [el("p", { class: "muted" }, "No stack trace for this error.")]));
+  }
+  return d.poll;
+}
+
+for (const b of document.querySelectorAll("[data-status]")) {
+  b.addEventListener("click", async () => {
+    const r = await request("PUT", base + "/" + id + ".json", { status: b.dataset.status });
+    if (!r.ok) { show($("#problem"), messageOf(r)); return; }
+    renderStatus(b.dataset.status);
+    announce("Status changed to " + b.dataset.status);
+  });
+}
+poller(load).start();
+`;

@@ -1,0 +1,16 @@
+/** Every asset `/-/assets/<name>` serves, as TypeScript string constants (bundled with the Lambda). */
+import { APP_CSS } from "./app-css.js";
+import { COMMON_JS } from "./common-js.js";
+import { ERROR_LIST_JS } from "./error-list-js.js";
+import { ERROR_DETAIL_JS } from "./error-detail-js.js";
+import { SETTINGS_JS } from "./settings-js.js";
+
+const js = (body: string) => ({ body, type: "text/javascript; charset=utf-8" });
+
+export const ASSETS: Record<string, { body: string; type: string }> = {
+  "app.css": { body: APP_CSS, type: "text/css; charset=utf-8" },
+  "common.js": js(COMMON_JS),
+  "error-list.js": js(ERROR_LIST_JS),
+  "error-detail.js": js(ERROR_DETAIL_JS),
+  "settings.js": js(SETTINGS_JS),
+};

@@ -1,0 +1,49 @@
+import type { Context } from "hono";
+import { z } from "zod";
+import { defineEndpoint } from "../../platform/http/endpoint.js";
+import { lambda } from "../../platform/http/lambda.js";
+import { ApiError } from "../../platform/http/errors.js";
+import { saveSetting, settingEntity } from "../../errortracking/domain/settings.js";
+import { listClientKeys } from "../../errortracking/domain/client-keys.js";
+import { clientKeyEntity } from "../../errortracking/http/views.js";
+import { saveThirdParty } from "../../errortracking/thirdparty/settings.js";
+import { maintainedOrNothing, pathParams } from "../ui/project-page.js";
+
+/** The first active key's DSN (GitLab's `gitlab_dsn`); the DSN without its secret part. */
+export async function currentDsn(c: Context, projectId: number): Promise<string> {
+  const keys = await listClientKeys(projectId, 0, 20);
+  const key = keys.items.find((k) => k.active);
+  return key ? clientKeyEntity(c, key).sentry_dsn : "";
+}
+
+const trackerProject = z.object({ slug: z.string().min(1).max(255), name: z.string().max(255), organization_slug: z.string().min(1).max(255), organization_name: z.string().max(255) });
+
+/**
+ * `PATCH …/-/settings/operations` (GitLab's operations settings, as JSON): saves the error tracking
+ * setting from the settings page. Answers the setting entity plus the DSN when integrated.
+ */
+export const endpoint = defineEndpoint(
+  {
+    summary: "Save error tracking settings (settings page)",
+    access: "write",
+    params: z.object(pathParams),
+    body: z.object({
+      enabled: z.boolean(),
+      integrated: z.boolean(),
+      api_host: z.string().max(255).optional(),
+      token: z.string().max(255).optional(),
+      project: trackerProject.optional(),
+    }),
+  },
+  async ({ c, principal, params, body }) => {
+    const found = await maintainedOrNothing(principal, params);
+    if (!found) throw new ApiError(404, { message: "404 Not Found" });
+    const id = found.project.id;
+    const setting = body.integrated
+      ? await saveSetting(id, { active: body.enabled, integrated: true }, { create: true })
+      : await saveThirdParty(id, { enabled: body.enabled, apiHost: body.api_host, token: body.token, project: body.project });
+    const dsn = setting.enabled && setting.integrated ? await currentDsn(c, id) : null;
+    return { setting: settingEntity(setting), dsn };
+  },
+);
+export const handler = lambda(endpoint);

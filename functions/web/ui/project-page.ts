@@ -1,0 +1,47 @@
+/**
+ * What the project pages share: the project path from `/:p1/:p2(/:p3)/-/…`, the access rules of the
+ * JSON they drive (refusals are 404, as GitLab's controllers), and the HTML 404 page.
+ */
+import type { Context } from "hono";
+import { z } from "zod";
+import type { Principal } from "../../identity/domain/auth.js";
+import { ApiError } from "../../platform/http/errors.js";
+import { visibleProject, fullPathOf, type Project } from "../../hosting/domain/projects.js";
+import { AccessLevel } from "../../hosting/domain/access.js";
+import { monitoredProject } from "../../errortracking/domain/access.js";
+import { page } from "./layout.js";
+import { pageIdentity } from "../http/session-page.js";
+
+export const pathParams = {
+  p1: z.string().min(1).max(255),
+  p2: z.string().min(1).max(255),
+  p3: z.string().min(1).max(255).optional(),
+};
+export type PathParams = { p1: string; p2: string; p3?: string };
+export const projectPathOf = (p: PathParams) => [p.p1, p.p2, p.p3].filter(Boolean).join("/");
+
+/** Both path shapes, as the UI JSON routes list them (API Gateway has no multi-segment parameter). */
+export const projectPaths = (suffix: string) => [`/:p1/:p2/-/${suffix}`, `/:p1/:p2/:p3/-/${suffix}`];
+
+export function notFoundPage(c: Context, principal: Principal): Response {
+  return c.html(page({ title: "Not found", ...pageIdentity(principal), body: `<h1>404: Page not found</h1><p>Make sure the address is correct and the page has not moved, or that you have access to it.</p>` }), 404);
+}
+
+/** The project when the caller may read its errors (Monitor on, Reporter+); undefined → 404 page. */
+export async function monitoredOrNothing(principal: Principal, params: PathParams, minLevel: number): Promise<Project | undefined> {
+  return monitoredProject(principal, projectPathOf(params), minLevel).catch((err: unknown) => {
+    if (err instanceof ApiError && err.status === 404) return undefined;
+    throw err;
+  });
+}
+
+/** Maintainer+ (settings); refusals are 404 so a project's existence is not disclosed. */
+export async function maintainedOrNothing(principal: Principal, params: PathParams): Promise<{ project: Project; level: number } | undefined> {
+  const found = await visibleProject(principal, projectPathOf(params)).catch((err: unknown) => {
+    if (err instanceof ApiError && err.status === 404) return undefined;
+    throw err;
+  });
+  return found && found.level >= AccessLevel.maintainer ? { project: found.project, level: found.level } : undefined;
+}
+
+export const projectUrlOf = (p: Project) => `/${fullPathOf(p)}`;
