@@ -5,10 +5,11 @@
  * replica's refs checksum must equal the one recorded at backup, or all copies are removed again.
  */
 import { randomBytes } from "node:crypto";
-import { chmod, mkdir, open, rename, rm } from "node:fs/promises";
+import { chmod, mkdir, open, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { replicaChecksums, replicaPaths } from "../hosting/domain/git/index.js";
 import { TEMP_PREFIX } from "../hosting/domain/git/fs-util.js";
+import { moveIntoPlace } from "../hosting/domain/git/replicate.js";
 import { BackupError } from "./errors.js";
 import type { RepositoryRecord } from "./manifest.js";
 
@@ -67,19 +68,4 @@ export class RepositoryRestore {
   async abort(): Promise<void> {
     await Promise.all(this.temps.map((t) => rm(t, { recursive: true, force: true })));
   }
-}
-
-async function moveIntoPlace(tmp: string, target: string): Promise<void> {
-  await mkdir(dirname(target), { recursive: true });
-  try {
-    await rename(tmp, target);
-    return;
-  } catch (err) {
-    const code = (err as { code?: string }).code;
-    if (code !== "ENOTEMPTY" && code !== "EEXIST") throw err;
-  }
-  const old = `${tmp}.replaced`;
-  await rename(target, old);
-  await rename(tmp, target);
-  await rm(old, { recursive: true, force: true });
 }

@@ -1,6 +1,6 @@
 import { describe, it, expect, beforeAll } from "vitest";
 import { existsSync } from "node:fs";
-import { api, adminToken, newUser, unique } from "../support/api.js";
+import { api, newUser, unique } from "../support/api.js";
 import { commitSubjects, fsck, git, repoPaths } from "../support/git.js";
 import { getItem, updateItem } from "../../functions/platform/db/table.js";
 

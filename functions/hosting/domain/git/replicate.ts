@@ -65,7 +65,7 @@ export async function replicate(
 }
 
 /** Renames a finished copy to its final name, atomically replacing an existing repository there. */
-async function moveIntoPlace(tmp: string, target: string): Promise<void> {
+export async function moveIntoPlace(tmp: string, target: string): Promise<void> {
   await mkdir(dirname(target), { recursive: true });
   try {
     await rename(tmp, target);
