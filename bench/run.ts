@@ -70,7 +70,8 @@ async function main() {
       ratio: list.rps / bare.rps,
       note: list.failures ? `${list.failures} failed requests` : undefined,
     });
-    for (const name of ["ingest", "errortracking", "academic", "backup"]) {
+    // `moves` last: it moves the other benchmarks' repositories off their storages.
+    for (const name of ["ingest", "errortracking", "academic", "backup", "moves"]) {
       const file = resolve(import.meta.dirname, `${name}.ts`);
       if (!existsSync(file)) continue;
       const mod = (await import(pathToFileURL(file).href)) as { run?: (ctx: BenchContext) => Promise<ContextRow[]> };

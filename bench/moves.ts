@@ -1,0 +1,271 @@
+/**
+ * Repository storage moves (issue 3, acceptance 6), on the bench runtime, through the public API:
+ *
+ * 1. A bulk move of 200 project repositories (~1 MiB of incompressible content each) from `default`
+ *    to `secondary`, timed from the POST until every move is `finished`, against `cp -r` of the same
+ *    200 repository folders (from where they live after the move) into a temp folder, same run.
+ * 2. Scheduling throughput: the same 200 moved back (`secondary` → `default`), timed from the POST
+ *    until the last of the 200 move records exists (state ≥ `scheduled`), against the DynamoDB
+ *    stand-in's raw rate for as many 2-item TransactWriteItems (same client, same table, throwaway
+ *    `BENCH#` items deleted afterwards), issued one after another as the bulk scheduler does.
+ *
+ * What the baselines do not do and the moves do: a move also takes the repository read-only, checks
+ * for in-flight writes, checksums source and copy, switches storage with a conditional write, deletes
+ * the source and records every step (a Step Functions execution per move, 10 at a time); scheduling
+ * also reads the storage index and each container and allocates a move id per record.
+ *
+ * Runs in the bench process, which is the runtime's process, so the moves' environment knobs
+ * (`FORGELINE_MOVE_DRAIN_INTERVAL_SECONDS`, `FORGELINE_MOVE_BULK_PAGE_SIZE`, read when a bulk move
+ * is scheduled) can be set here; both are restored afterwards, as are the storage weights.
+ */
+import { execFileSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { BatchWriteCommand, TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
+import { dynamo } from "../functions/platform/aws.js";
+import { resources } from "../functions/platform/resources.js";
+import { hashedRelativePath, replicaPaths } from "../functions/hosting/domain/git/index.js";
+
+interface Ctx {
+  baseUrl: string;
+  adminToken: string;
+  dataDir: string;
+}
+
+const REPOS = 200;
+const BLOB_BYTES = 1024 * 1024;
+const CREATE_CONCURRENCY = 8;
+const WAIT_LIMIT_MS = 150_000;
+const TERMINAL = ["finished", "failed", "cleanup failed"];
+
+interface MoveView {
+  id: number;
+  state: string;
+  created_at: string;
+  project?: { id: number };
+}
+
+function api(ctx: Ctx) {
+  const headers = { "Private-Token": ctx.adminToken, "Content-Type": "application/json" };
+  return async <T = unknown>(method: string, path: string, body?: unknown, expected = [200, 201, 202]): Promise<{ body: T; headers: Headers }> => {
+    const res = await fetch(`${ctx.baseUrl}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const text = await res.text();
+    if (!expected.includes(res.status)) throw new Error(`bench/moves: ${method} ${path}: ${res.status} ${text.slice(0, 300)}`);
+    return { body: (text ? JSON.parse(text) : undefined) as T, headers: res.headers };
+  };
+}
+
+type Api = ReturnType<typeof api>;
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Every project move with an id above `since`, newest first, paging through the list endpoint. */
+async function movesSince(call: Api, since: number): Promise<MoveView[]> {
+  const out: MoveView[] = [];
+  for (let page = 1; ; page++) {
+    const { body, headers } = await call<MoveView[]>("GET", `/api/v4/project_repository_storage_moves?per_page=100&page=${page}`);
+    for (const m of body) {
+      if (m.id <= since) return out;
+      out.push(m);
+    }
+    if (!headers.get("x-next-page") || body.length === 0) return out;
+  }
+}
+
+const lastMoveId = async (call: Api) => (await call<MoveView[]>("GET", "/api/v4/project_repository_storage_moves?per_page=1")).body[0]?.id ?? 0;
+
+/** Polls until `count` moves after `since` exist and all are terminal; bounded by WAIT_LIMIT_MS. */
+async function waitForMoves(call: Api, since: number, count: number, intervalMs: number): Promise<MoveView[]> {
+  const deadline = Date.now() + WAIT_LIMIT_MS;
+  for (;;) {
+    const moves = await movesSince(call, since);
+    if (moves.length >= count && moves.every((m) => TERMINAL.includes(m.state))) return moves;
+    if (Date.now() > deadline) {
+      const states = moves.reduce<Record<string, number>>((acc, m) => ({ ...acc, [m.state]: (acc[m.state] ?? 0) + 1 }), {});
+      throw new Error(`bench/moves: moves not done after ${WAIT_LIMIT_MS / 1000} s (${moves.length}/${count} exist: ${JSON.stringify(states)})`);
+    }
+    await sleep(intervalMs);
+  }
+}
+
+/** Ids of the projects currently on a storage (admin filter). */
+async function projectsOn(call: Api, storage: string): Promise<number[]> {
+  const ids: number[] = [];
+  for (let page = 1; ; page++) {
+    const { body, headers } = await call<Array<{ id: number }>>("GET", `/api/v4/projects?repository_storage=${storage}&per_page=100&page=${page}`);
+    ids.push(...body.map((p) => p.id));
+    if (!headers.get("x-next-page") || body.length === 0) return ids;
+  }
+}
+
+/** Bulk-moves every project off `from` (untimed housekeeping), so the timed moves are exactly ours. */
+async function emptyStorage(call: Api, from: string, to: string): Promise<void> {
+  const ids = await projectsOn(call, from);
+  if (ids.length === 0) return;
+  const since = await lastMoveId(call);
+  await call("POST", "/api/v4/project_repository_storage_moves", { source_storage_name: from, destination_storage_name: to });
+  // Some may be skipped (no repository, read-only): done once every move is terminal and, if fewer
+  // than the projects, no new one appeared for 2 s.
+  const deadline = Date.now() + WAIT_LIMIT_MS;
+  let seen = -1;
+  let stableSince = Date.now();
+  for (;;) {
+    const moves = await movesSince(call, since);
+    if (moves.length !== seen) [seen, stableSince] = [moves.length, Date.now()];
+    const allDone = moves.every((m) => TERMINAL.includes(m.state));
+    if (allDone && (moves.length >= ids.length || Date.now() - stableSince > 2000)) return;
+    if (Date.now() > deadline) throw new Error(`bench/moves: emptying ${from} not done after ${WAIT_LIMIT_MS / 1000} s`);
+    await sleep(200);
+  }
+}
+
+async function createProjects(call: Api): Promise<number[]> {
+  const ids: number[] = [];
+  let next = 0;
+  const worker = async () => {
+    while (next < REPOS) {
+      const i = next++;
+      const { body: p } = await call<{ id: number }>("POST", "/api/v4/projects", { name: `moves-bench-${i}-${randomBytes(3).toString("hex")}`, initialize_with_readme: true });
+      // Incompressible, so git stores the full size and the copy moves real bytes.
+      const actions = [{ action: "create", file_path: "blob.bin", content: randomBytes(BLOB_BYTES).toString("base64"), encoding: "base64" }];
+      await call("POST", `/api/v4/projects/${p.id}/repository/commits`, { branch: "main", commit_message: "1 MiB of random data", actions });
+      ids.push(p.id);
+    }
+  };
+  await Promise.all(Array.from({ length: CREATE_CONCURRENCY }, worker));
+  return ids;
+}
+
+function duBytes(dirs: string[]): number {
+  // `du -sbc` sums apparent sizes; the last line is the total.
+  const out = execFileSync("du", ["-sbc", ...dirs], { encoding: "utf8" }).trim().split("\n");
+  return Number(out.at(-1)!.split(/\s+/)[0]);
+}
+
+/** N one-after-another 2-item transactions on throwaway `BENCH#` items, then deletes them (untimed). */
+async function rawTransactions(n: number): Promise<number> {
+  const table = resources.mainTable();
+  const run = randomBytes(4).toString("hex");
+  const keys: Array<{ pk: string; sk: string }> = [];
+  const t0 = performance.now();
+  for (let i = 0; i < n; i++) {
+    const a = { pk: `BENCH#moves-${run}#${i}`, sk: "MOVE" };
+    const b = { pk: `BENCH#moves-${run}#${i}`, sk: "CONTAINER" };
+    await dynamo().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          { Put: { TableName: table, Item: { ...a, type: "bench", state: "scheduled", createdAt: new Date().toISOString() }, ConditionExpression: "attribute_not_exists(pk)" } },
+          { Put: { TableName: table, Item: { ...b, type: "bench", readOnly: true, storageMoveId: i }, ConditionExpression: "attribute_not_exists(pk)" } },
+        ],
+      }),
+    );
+    keys.push(a, b);
+  }
+  const seconds = (performance.now() - t0) / 1000;
+  for (let i = 0; i < keys.length; i += 25) {
+    await dynamo().send(new BatchWriteCommand({ RequestItems: { [table]: keys.slice(i, i + 25).map((Key) => ({ DeleteRequest: { Key } })) } }));
+  }
+  return seconds;
+}
+
+function withEnv<T>(vars: Record<string, string>, fn: () => Promise<T>): Promise<T> {
+  const saved = Object.fromEntries(Object.keys(vars).map((k) => [k, process.env[k]]));
+  Object.assign(process.env, vars);
+  return fn().finally(() => {
+    for (const [k, v] of Object.entries(saved)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+  });
+}
+
+export async function run(ctx: Ctx) {
+  const call = api(ctx);
+  const { body: settings } = await call<{ repository_storages_weighted: Record<string, number> }>("GET", "/api/v4/application/settings");
+  const work = mkdtempSync(join(tmpdir(), "forgeline-bench-moves-"));
+  try {
+    // No write is in flight during these moves, so the drain interval never comes into play; 1 s
+    // only bounds the wait if one were (GitLab's 10 s is for pushes racing a move).
+    return await withEnv({ FORGELINE_MOVE_DRAIN_INTERVAL_SECONDS: "1" }, async () => {
+      // Earlier benches leave projects on both storages; move them to the cluster first (untimed).
+      await emptyStorage(call, "default", "cluster");
+      await emptyStorage(call, "secondary", "cluster");
+      await call("PUT", "/api/v4/application/settings", { repository_storages_weighted: { default: 100, secondary: 0, cluster: 0 } });
+      const ids = await createProjects(call);
+      const rel = ids.map((id) => hashedRelativePath("project", id));
+      const onDefault = await projectsOn(call, "default");
+      const missing = ids.filter((id) => !onDefault.includes(id));
+      if (missing.length) throw new Error(`bench/moves: ${missing.length} new projects are not on default`);
+      const others = onDefault.length - REPOS; // left behind by earlier benches (no repository, read-only): skipped by the bulk move
+
+      // Row 1: the bulk move, default page size (50) and Map concurrency (10).
+      const since1 = await lastMoveId(call);
+      const t1 = performance.now();
+      await call("POST", "/api/v4/project_repository_storage_moves", { source_storage_name: "default", destination_storage_name: "secondary" });
+      const moved = await waitForMoves(call, since1, REPOS, 100);
+      const moveSeconds = (performance.now() - t1) / 1000;
+      const unfinished1 = moved.filter((m) => m.state !== "finished").length;
+
+      const dirs = rel.map((r) => replicaPaths("secondary", r)[0]!);
+      const bytes = duBytes(dirs);
+      const dst = join(work, "cp");
+      mkdirSync(dst);
+      const tc = performance.now();
+      dirs.forEach((src, i) => execFileSync("cp", ["-r", src, join(dst, `${i}.git`)]));
+      const cpSeconds = (performance.now() - tc) / 1000;
+      rmSync(dst, { recursive: true, force: true });
+
+      // Row 2: one page holds all 200, so the scheduling task writes every record before moving any.
+      const { schedSeconds, unfinished2 } = await withEnv({ FORGELINE_MOVE_BULK_PAGE_SIZE: String(REPOS) }, async () => {
+        const since2 = await lastMoveId(call);
+        const t0 = Date.now();
+        await call("POST", "/api/v4/project_repository_storage_moves", { source_storage_name: "secondary", destination_storage_name: "default" });
+        // Each record carries its scheduling time (`created_at`, taken just before its transaction):
+        // the last one minus the POST's start is the scheduling time, unperturbed by polling.
+        const deadline = Date.now() + WAIT_LIMIT_MS;
+        let scheduled: MoveView[] = [];
+        while ((scheduled = await movesSince(call, since2)).length < REPOS) {
+          if (Date.now() > deadline) throw new Error(`bench/moves: only ${scheduled.length}/${REPOS} moves scheduled after ${WAIT_LIMIT_MS / 1000} s`);
+          await sleep(250);
+        }
+        const lastCreated = Math.max(...scheduled.map((m) => Date.parse(m.created_at)));
+        const seconds = Math.max(lastCreated - t0, 1) / 1000;
+        // Let them finish (untimed): the runtime stops after the benches and nothing should be mid-move.
+        const back = await waitForMoves(call, since2, REPOS, 200);
+        return { schedSeconds: seconds, unfinished2: back.filter((m) => m.state !== "finished").length };
+      });
+      const txSeconds = await rawTransactions(REPOS);
+
+      const mb = (bytes / 1e6).toFixed(0);
+      return [
+        {
+          name: `Moving ${REPOS} repositories (~1 MiB each) default → secondary`,
+          baseline: `\`cp -r\` of the same ${REPOS} repository folders, same run`,
+          value: moveSeconds,
+          baselineValue: cpSeconds,
+          unit: "s",
+          higherIsBetter: false,
+          note:
+            `${mb} MB; POST until all ${REPOS} \`finished\` (polled every 100 ms); bulk pages of 50, 10 moves at a time, each checksummed, switched and the source deleted; ` +
+            `FORGELINE_MOVE_DRAIN_INTERVAL_SECONDS=1 (no writes in flight, so no drain wait)${others ? `; ${others} other projects on default skipped` : ""}${unfinished1 ? `; ${unfinished1} NOT finished` : ""}`,
+        },
+        {
+          name: `Scheduling moves for ${REPOS} repositories (bulk secondary → default; N = ${REPOS}, not 10,000)`,
+          baseline: `raw TransactWriteItems on the DynamoDB stand-in, ${REPOS} sequential 2-item transactions, same run`,
+          value: REPOS / schedSeconds,
+          baselineValue: REPOS / txSeconds,
+          unit: "moves/s",
+          higherIsBetter: true,
+          note:
+            `POST to the last record's created_at; FORGELINE_MOVE_BULK_PAGE_SIZE=${REPOS} so one page schedules all; each record also reads the index and container and allocates an id` +
+            (unfinished2 ? `; ${unfinished2} moves back NOT finished` : ""),
+        },
+      ];
+    });
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+    await call("PUT", "/api/v4/application/settings", { repository_storages_weighted: settings.repository_storages_weighted }).catch(() => undefined);
+  }
+}
