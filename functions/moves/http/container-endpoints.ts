@@ -49,12 +49,18 @@ export const scheduleContainerStorageMove = (kind: MoveKind) =>
       admin: true,
       status: 201,
       params: z.object({ id: idOrPath() }),
-      body: z.object({ destination_storage_name: storageName().nullish() }),
+      // GitLab clients (e.g. @gitbeaker/rest) also send the source storage and the container id in the
+      // body; GitLab ignores both (the source is the container's current storage), and so do we.
+      body: z.object({
+        destination_storage_name: storageName().nullish(),
+        source_storage_name: z.string().max(255).nullish(),
+        [`${kind}_id`]: z.union([z.string().max(512), z.number()]).nullish(),
+      }),
     },
     async ({ c, params, body }) => {
       assertKindAvailable(kind);
       const container = await containerOr404(kind, params.id);
-      const move = await scheduleContainerMove(kind, container, body.destination_storage_name);
+      const move = await scheduleContainerMove(kind, container, body.destination_storage_name as string | null | undefined);
       return moveView(move, baseUrl(c));
     },
   );
