@@ -16,15 +16,11 @@ import { ingestWorkers } from "./errortracking/ingest-routes.js";
 import { errorTrackingRoutes, errorTrackingWorkers } from "./errortracking/routes.js";
 import { sentryApiRoutes } from "./errortracking/sentry-api/routes.js";
 
-export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+import { routesIn, type RouteSpec, type WorkerSpec } from "./route-spec.js";
 
-export interface RouteSpec {
-  method: Method;
-  path: string;
-  module: string;
-}
+export type { Method, RouteSpec, WorkerSpec } from "./route-spec.js";
 
-const r = (method: Method, path: string, module: string): RouteSpec => ({ method, path, module });
+const r = routesIn("");
 
 export const routes: RouteSpec[] = [
   // ── platform / identity ────────────────────────────────────────────────────────────────────────
@@ -62,17 +58,5 @@ export const routes: RouteSpec[] = [
   ...academicRoutes,
 ];
 
-/**
- * Functions that are not HTTP routes behind API Gateway. `kind` says how they are triggered:
- * `url` (Lambda function URL), `queue` (SQS subscriber with partial batch failures), `cron`
- * (scheduled), `task` (invoked by the storage-move state machine).
- */
-export interface WorkerSpec {
-  name: string;
-  module: string;
-  kind: "url" | "queue" | "cron" | "task";
-  /** For cron: an EventBridge Scheduler rate expression, e.g. `rate(1 hour)`. */
-  schedule?: string;
-}
-
+/** Functions that are not HTTP routes (function URL, queue consumers, cron, state-machine tasks). */
 export const workers: WorkerSpec[] = [...ingestWorkers, ...errorTrackingWorkers, ...moveWorkers];

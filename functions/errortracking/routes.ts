@@ -6,9 +6,9 @@
  * (`group/project`, `group/subgroup/project`): API Gateway has no multi-segment parameter other than a
  * catch-all. Deeper projects are not reachable through these routes (documented limit).
  */
-import type { RouteSpec, WorkerSpec } from "../routes.js";
+import { routesIn, type RouteSpec, type WorkerSpec } from "../route-spec.js";
 
-const r = (method: RouteSpec["method"], path: string, module: string): RouteSpec => ({ method, path, module: `errortracking/http/${module}` });
+const r = routesIn("errortracking/http");
 // Dependency-free on purpose: `stacks/` imports the route table at deploy time. Parameter names are
 // the same at each position (p1, p2, p3) so the two shapes coexist on API Gateway (see http/params.ts).
 const uiPaths = (suffix: string) => [`/:p1/:p2/-/error_tracking${suffix}`, `/:p1/:p2/:p3/-/error_tracking${suffix}`];

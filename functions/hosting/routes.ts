@@ -1,8 +1,8 @@
 /** Hosting routes (projects, groups, members, repositories). Part of the one route table, `functions/routes.ts`. */
-import type { RouteSpec } from "../routes.js";
+import { routesIn, type RouteSpec } from "../route-spec.js";
 import { snippetRoutes, wikiRoutes } from "./snippet-wiki-routes.js";
 
-const r = (method: RouteSpec["method"], path: string, module: string): RouteSpec => ({ method, path, module: `hosting/http/${module}` });
+const r = routesIn("hosting/http");
 
 export const hostingRoutes: RouteSpec[] = [
   r("GET", "/api/v4/projects", "list-projects"),

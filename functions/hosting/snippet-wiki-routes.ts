@@ -1,7 +1,7 @@
 /** Personal snippets and group wikis. Part of the one route table, `functions/routes.ts`. */
-import type { RouteSpec } from "../routes.js";
+import { routesIn, type RouteSpec } from "../route-spec.js";
 
-const r = (method: RouteSpec["method"], path: string, module: string): RouteSpec => ({ method, path, module: `hosting/http/${module}` });
+const r = routesIn("hosting/http");
 
 export const snippetRoutes: RouteSpec[] = [
   r("GET", "/api/v4/snippets", "list-snippets"),

@@ -1,7 +1,7 @@
 /** Web pages and browser sessions. Part of the one route table, `functions/routes.ts`. */
-import type { RouteSpec } from "../routes.js";
+import { routesIn, type RouteSpec } from "../route-spec.js";
 
-const r = (method: RouteSpec["method"], path: string, module: string): RouteSpec => ({ method, path, module: `web/http/${module}` });
+const r = routesIn("web/http");
 // Project pages exist for one- and two-level namespaces, as the UI JSON routes (errortracking/routes.ts);
 // parameter names match theirs so the shapes coexist on API Gateway. Dependency-free: `stacks/` imports this.
 const project = (method: RouteSpec["method"], suffix: string, module: string) =>

@@ -10,9 +10,9 @@
  * Clients call Sentry's paths with a trailing `/`; the route table lists them without it (API Gateway
  * rejects route keys ending in `/`) and both spellings are served. Errors use Sentry's `{"detail": …}`.
  */
-import type { RouteSpec } from "../../routes.js";
+import { routesIn, type RouteSpec } from "../../route-spec.js";
 
-const r = (method: RouteSpec["method"], path: string, module: string): RouteSpec => ({ method, path, module: `errortracking/sentry-api/${module}` });
+const r = routesIn("errortracking/sentry-api");
 
 export const sentryApiRoutes: RouteSpec[] = [
   r("GET", "/api/0/projects", "list-projects"),

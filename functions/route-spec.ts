@@ -1,0 +1,31 @@
+/**
+ * The shape of the route table's entries (`functions/routes.ts`). Dependency-free on purpose:
+ * `stacks/` loads the route table at deploy time.
+ */
+export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+export interface RouteSpec {
+  method: Method;
+  /** Hono syntax (`:id`); `stacks/` converts it to API Gateway's `{id}`. */
+  path: string;
+  /** Relative to `functions/`; the module exports `endpoint` and the Lambda `handler`. */
+  module: string;
+}
+
+/**
+ * Functions that are not HTTP routes behind API Gateway. `kind` says how they are triggered:
+ * `url` (Lambda function URL), `queue` (SQS subscriber with partial batch failures), `cron`
+ * (scheduled), `task` (invoked by the storage-move state machine).
+ */
+export interface WorkerSpec {
+  name: string;
+  module: string;
+  kind: "url" | "queue" | "cron" | "task";
+  /** For cron: an EventBridge Scheduler rate expression, e.g. `rate(1 hour)`. */
+  schedule?: string;
+}
+
+/** Entries whose modules live under `functions/<dir>/`: `routesIn("web/http")("GET", "/", "home")`. */
+export const routesIn =
+  (dir: string) =>
+  (method: Method, path: string, module: string): RouteSpec => ({ method, path, module: dir ? `${dir}/${module}` : module });
