@@ -2,7 +2,7 @@
  * Ingest throughput: envelopes with one exception event posted to the collector (authenticate,
  * validate, send to SQS, 200) versus the bare Hono route on the same server, same run, same load
  * shape (bounded: 2,000 requests each after a warm-up, 16 concurrent). Target: ≥ 0.5× the bare
- * route's requests/s (issue 4, acceptance 7).
+ * route's requests/s (issue 4, acceptance 7). The two alternate in 5 rounds; the median round is reported.
  *
  * Each concurrent worker uses its own client key, so the per-key rate limiter stays on at its
  * defaults without throttling the run (~130 requests per key, under the default burst of 1,000).
@@ -34,6 +34,7 @@ export interface IngestBenchRow {
 }
 
 const TOTAL = 2000;
+const ROUNDS = 5;
 const CONCURRENCY = 16;
 const WARM_UP = 200;
 
@@ -105,10 +106,17 @@ export async function run(ctx: Ctx, bare?: LoadResult): Promise<IngestBenchRow[]
   const bodies = Array.from({ length: TOTAL + WARM_UP }, () => Buffer.from(envelope()));
   let sent = 0;
   const ingest = (i: number) => fetch(url(i), { method: "POST", body: bodies[sent++ % bodies.length] });
+  // Bare route and ingest alternate over several rounds and the median round counts: on a shared
+  // 2-core machine one sequential pair swings by ±20% with whatever else runs.
   const [base, measured] = await withPrivateQueue(async () => {
     await load({ total: WARM_UP, concurrency: CONCURRENCY, request: ingest }); // warm-up: caches, JIT, connections
-    const b = bare ?? (await load({ total: TOTAL, concurrency: CONCURRENCY, request: () => fetch(`${ctx.baseUrl}/__bench/bare`) }));
-    return [b, await load({ total: TOTAL, concurrency: CONCURRENCY, request: ingest })] as const;
+    const rounds: Array<readonly [LoadResult, LoadResult]> = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      const b = bare ?? (await load({ total: TOTAL / ROUNDS, concurrency: CONCURRENCY, request: () => fetch(`${ctx.baseUrl}/__bench/bare`) }));
+      rounds.push([b, await load({ total: TOTAL / ROUNDS, concurrency: CONCURRENCY, request: ingest })] as const);
+    }
+    rounds.sort((x, y) => x[1].rps / x[0].rps - y[1].rps / y[0].rps);
+    return rounds[Math.floor(rounds.length / 2)]!;
   });
   return [
     {
@@ -120,7 +128,7 @@ export async function run(ctx: Ctx, bare?: LoadResult): Promise<IngestBenchRow[]
       baselineP50: base.p50,
       baselineP99: base.p99,
       baselineRps: base.rps,
-      note: measured.failures ? `${measured.failures} of ${TOTAL} requests did not answer 200` : undefined,
+      note: measured.failures ? `${measured.failures} of ${measured.total} requests did not answer 200` : `median of ${ROUNDS} alternating rounds`,
     },
   ];
 }
