@@ -33,6 +33,8 @@ export interface RuntimeOptions {
   config?: unknown;
   /** Poll/cron workers (tests may turn them off to drive handlers directly). */
   workers?: boolean;
+  /** Create the first administrator at start (default). Off = as on AWS: on its first request. */
+  bootstrapAtStart?: boolean;
 }
 
 export interface Runtime {
@@ -114,7 +116,7 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
     await registerStateMachines(sfn);
 
     const { ensureBootstrapAdmin } = await import("../functions/identity/domain/bootstrap.js");
-    const bootstrap = await ensureBootstrapAdmin(opts.bootstrapToken);
+    const bootstrap = opts.bootstrapAtStart === false ? { created: false } : await ensureBootstrapAdmin(opts.bootstrapToken);
 
     const app = await buildLocalApp();
     const host = opts.host ?? "127.0.0.1";

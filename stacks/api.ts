@@ -12,7 +12,7 @@ import { apiRoutes, handlerOf, singleWorker } from "./plan";
 import { lambdaArgs, linksFor, withDefaults } from "./functions";
 import { ingestQueue } from "./queues";
 import { storageMoveMachine } from "./jobs";
-import { bootstrapAdminToken } from "./secrets";
+import { bootstrapAdminToken, secretKey } from "./secrets";
 
 const available = { queue: ingestQueue, machine: storageMoveMachine };
 
@@ -34,7 +34,11 @@ for (const route of apiRoutes(routes)) {
   api.route(route.key, {
     handler: route.handler,
     link: [...linksFor(route.module, available), bootstrapAdminToken],
-    // Error tracking builds DSNs: they must point at the ingest function URL, not at the API.
-    ...(route.module.startsWith("errortracking/") && ingest ? { environment: { FORGELINE_INGEST_URL: ingest.url } } : {}),
+    environment: {
+      // Error tracking builds DSNs: they must point at the ingest function URL, not at the API.
+      ...(route.module.startsWith("errortracking/") && ingest ? { FORGELINE_INGEST_URL: ingest.url } : {}),
+      // Third-party tracker tokens are encrypted with it (errortracking/ and the settings pages).
+      ...(/^(errortracking|web)\//.test(route.module) ? { FORGELINE_SECRET_KEY: secretKey.value } : {}),
+    },
   });
 }

@@ -5,13 +5,18 @@
  */
 import { Resource } from "sst";
 
-type Linked = { name?: string; url?: string; arn?: string };
+type Linked = { name?: string; url?: string; arn?: string; value?: string };
 
 function linked(name: string): Linked {
   // Read through the env first so a process that sets links after import (tests) still sees them.
   const raw = process.env[`SST_RESOURCE_${name}`];
   if (raw) return JSON.parse(raw) as Linked;
-  return (Resource as unknown as Record<string, Linked>)[name] ?? {};
+  try {
+    return (Resource as unknown as Record<string, Linked>)[name] ?? {};
+  } catch {
+    // SST's Resource throws for a name it has no link for (e.g. an optional secret, or locally).
+    return {};
+  }
 }
 
 function required(value: string | undefined, what: string): string {
@@ -26,4 +31,6 @@ export const resources = {
   ingestQueueUrl: () => required(linked("IngestQueue").url, "IngestQueue"),
   /** The repository storage move state machine. */
   storageMoveMachineArn: () => required(linked("StorageMoveMachine").arn, "StorageMoveMachine"),
+  /** The first administrator's token on AWS (`sst secret set BootstrapAdminToken …`); empty = none. */
+  bootstrapAdminToken: () => process.env.FORGELINE_BOOTSTRAP_ADMIN_TOKEN || linked("BootstrapAdminToken").value || undefined,
 };

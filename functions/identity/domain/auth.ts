@@ -14,6 +14,8 @@ import { findUser, findUserByUsername, type User } from "./users.js";
 import { findSession, sameSecret, SESSION_COOKIE } from "./sessions.js";
 import { getItem } from "../../platform/db/table.js";
 import { tokenKey } from "./keys.js";
+import { ensureBootstrapAdmin } from "./bootstrap.js";
+import { resources } from "../../platform/resources.js";
 
 export interface Principal {
   user: User;
@@ -32,7 +34,16 @@ export function presentedToken(c: Context): string | undefined {
 }
 
 async function lookup(plain: string): Promise<Principal> {
-  return principalForTokenHash(hashToken(plain), () => findToken(plain));
+  try {
+    return await principalForTokenHash(hashToken(plain), () => findToken(plain));
+  } catch (err) {
+    // An empty instance on AWS has no admin yet: the first request that presents the configured
+    // bootstrap token creates `root` with exactly that token (once; later it is an ordinary token).
+    const configured = resources.bootstrapAdminToken();
+    if (!configured || !sameSecret(plain, configured)) throw err;
+    if (!(await ensureBootstrapAdmin(plain)).created) throw err;
+    return principalForTokenHash(hashToken(plain), () => findToken(plain));
+  }
 }
 
 /** The principal of a token (by hash), through the short-lived cache. */
