@@ -29,3 +29,10 @@ export interface WorkerSpec {
 export const routesIn =
   (dir: string) =>
   (method: Method, path: string, module: string): RouteSpec => ({ method, path, module: dir ? `${dir}/${module}` : module });
+
+/**
+ * Project-scoped page and UI paths (`/<group>/<project>/-/…`) for one- and two-level namespaces:
+ * API Gateway has no multi-segment parameter short of a catch-all, and the parameter names are the
+ * same at each position (p1, p2, p3) so both shapes coexist there.
+ */
+export const projectScopedPaths = (suffix: string) => [`/:p1/:p2/-/${suffix}`, `/:p1/:p2/:p3/-/${suffix}`];

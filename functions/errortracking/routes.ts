@@ -6,13 +6,10 @@
  * (`group/project`, `group/subgroup/project`): API Gateway has no multi-segment parameter other than a
  * catch-all. Deeper projects are not reachable through these routes (documented limit).
  */
-import { routesIn, type RouteSpec, type WorkerSpec } from "../route-spec.js";
+import { projectScopedPaths, routesIn, type RouteSpec, type WorkerSpec } from "../route-spec.js";
 
 const r = routesIn("errortracking/http");
-// Dependency-free on purpose: `stacks/` imports the route table at deploy time. Parameter names are
-// the same at each position (p1, p2, p3) so the two shapes coexist on API Gateway (see http/params.ts).
-const uiPaths = (suffix: string) => [`/:p1/:p2/-/error_tracking${suffix}`, `/:p1/:p2/:p3/-/error_tracking${suffix}`];
-const ui = (method: RouteSpec["method"], suffix: string, module: string) => uiPaths(suffix).map((path) => r(method, path, module));
+const ui = (method: RouteSpec["method"], suffix: string, module: string) => projectScopedPaths(`error_tracking${suffix}`).map((path) => r(method, path, module));
 
 export const errorTrackingRoutes: RouteSpec[] = [
   r("GET", "/api/v4/projects/:id/error_tracking/settings", "get-settings"),

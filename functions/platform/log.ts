@@ -37,10 +37,6 @@ export function withRequestId<T>(requestId: string, fn: () => T): T {
   return scope.run({ requestId }, fn);
 }
 
-export function currentRequestId(): string | undefined {
-  return scope.getStore()?.requestId;
-}
-
 /** A serialisable summary of an unknown error, without its message when it may hold secrets. */
 export function describeError(err: unknown): Record<string, unknown> {
   if (err instanceof Error) return { error: err.name, message: err.message, stack: err.stack };

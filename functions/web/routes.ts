@@ -1,11 +1,8 @@
 /** Web pages and browser sessions. Part of the one route table, `functions/routes.ts`. */
-import { routesIn, type RouteSpec } from "../route-spec.js";
+import { projectScopedPaths, routesIn, type RouteSpec } from "../route-spec.js";
 
 const r = routesIn("web/http");
-// Project pages exist for one- and two-level namespaces, as the UI JSON routes (errortracking/routes.ts);
-// parameter names match theirs so the shapes coexist on API Gateway. Dependency-free: `stacks/` imports this.
-const project = (method: RouteSpec["method"], suffix: string, module: string) =>
-  [`/:p1/:p2/-/${suffix}`, `/:p1/:p2/:p3/-/${suffix}`].map((path) => r(method, path, module));
+const project = (method: RouteSpec["method"], suffix: string, module: string) => projectScopedPaths(suffix).map((path) => r(method, path, module));
 
 export const webRoutes: RouteSpec[] = [
   r("GET", "/", "home"),

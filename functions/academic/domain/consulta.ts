@@ -13,7 +13,7 @@ import { z } from "zod";
 import { comparar } from "./comparar.js";
 import { cumple, parsearFiltro, type Filtro } from "./filtros.js";
 import { mensajeParametroInvalido } from "./errores.js";
-import { PARAMETROS_ESPECIALES, type ParamQuery } from "./doc/tipos.js";
+import type { ParamQuery } from "./doc/tipos.js";
 
 export const LIMITE_MAXIMO = 1000;
 
@@ -92,8 +92,6 @@ export function esquemaDeConsulta(params: readonly ParamQuery[]) {
     return consulta;
   });
 }
-
-export const esFiltro = (p: ParamQuery) => !(PARAMETROS_ESPECIALES as readonly string[]).includes(p.nombre);
 
 export type Acceso<T> = (fila: T, campo: string) => unknown;
 

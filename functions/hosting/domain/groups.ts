@@ -1,5 +1,5 @@
 /** Groups (namespaces that hold projects and own a wiki repository). */
-import { getItem, isConditionFailure, nextId, transact, deleteItem, queryAll, type TransactItem, GSI1 } from "../../platform/db/table.js";
+import { getItem, isConditionFailure, nextId, transact, deleteItem, queryAll, type TransactItem } from "../../platform/db/table.js";
 import { validationError, badRequest, notFound } from "../../platform/http/errors.js";
 import type { Principal } from "../../identity/domain/auth.js";
 import { AccessLevel, canSee, groupChainLevel, type Visibility } from "./access.js";
@@ -131,11 +131,6 @@ export async function deleteGroup(group: Group, hasChildren: boolean, removeWiki
     { Delete: { Key: visibleMarkerKey("group", group.id) } },
     ...(group.parentId ? [{ Delete: { Key: groupChildKey(group.parentId, "group", group.id) } }] : []),
   ]);
-}
-
-export async function listAllGroupIds(): Promise<number[]> {
-  const items = await queryAll<{ id: number }>({ index: GSI1, pk: "GROUPS" });
-  return items.map((i) => i.id);
 }
 
 export function groupView(group: Group, baseUrl: string) {

@@ -4,20 +4,24 @@ import { forbidden, notFound } from "../../platform/http/errors.js";
 import { AccessLevel } from "../domain/access.js";
 import { visibleProject } from "../domain/projects.js";
 
-/** Private projects need Reporter+ to read code; a disabled repository feature hides it (404). */
-export async function readableProject(principal: Principal | undefined, id: string) {
+/** The project with the caller's level, if the caller may read its code (404 otherwise). */
+async function codeReader(principal: Principal | undefined, id: string) {
   const { project, level } = await visibleProject(principal, id);
   const feature = project.features.repository_access_level;
   if (feature === "disabled") throw notFound("Repository");
+  // Private projects (or a private repository feature) need Reporter+ to read code.
   const needs = project.visibility === "private" || feature === "private" ? AccessLevel.reporter : 0;
   if (level < needs) throw notFound("Project");
-  return project;
+  return { project, level };
+}
+
+export async function readableProject(principal: Principal | undefined, id: string) {
+  return (await codeReader(principal, id)).project;
 }
 
 /** Developer+ pushes; a visible project without that level answers 403. */
 export async function writableProject(principal: Principal, id: string) {
-  const project = await readableProject(principal, id);
-  const { level } = await visibleProject(principal, id);
+  const { project, level } = await codeReader(principal, id);
   if (level < AccessLevel.developer) throw forbidden();
   return project;
 }

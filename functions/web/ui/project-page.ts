@@ -3,7 +3,6 @@
  * JSON they drive (refusals are 404, as GitLab's controllers), and the HTML 404 page.
  */
 import type { Context } from "hono";
-import { z } from "zod";
 import type { Principal } from "../../identity/domain/auth.js";
 import { ApiError } from "../../platform/http/errors.js";
 import { visibleProject, fullPathOf, type Project } from "../../hosting/domain/projects.js";
@@ -12,16 +11,10 @@ import { monitoredProject } from "../../errortracking/domain/access.js";
 import { page } from "./layout.js";
 import { pageIdentity } from "../http/session-page.js";
 
-export const pathParams = {
-  p1: z.string().min(1).max(255),
-  p2: z.string().min(1).max(255),
-  p3: z.string().min(1).max(255).optional(),
-};
+// The pages take the same `/:p1/:p2(/:p3)/-/…` parameters as the error-tracking UI JSON routes.
+import { projectPathOf } from "../../errortracking/http/params.js";
+export { uiPathParams as pathParams, projectPathOf } from "../../errortracking/http/params.js";
 export type PathParams = { p1: string; p2: string; p3?: string };
-export const projectPathOf = (p: PathParams) => [p.p1, p.p2, p.p3].filter(Boolean).join("/");
-
-/** Both path shapes, as the UI JSON routes list them (API Gateway has no multi-segment parameter). */
-export const projectPaths = (suffix: string) => [`/:p1/:p2/-/${suffix}`, `/:p1/:p2/:p3/-/${suffix}`];
 
 export function notFoundPage(c: Context, principal: Principal): Response {
   return c.html(page({ title: "Not found", ...pageIdentity(principal), body: `<h1>404: Page not found</h1><p>Make sure the address is correct and the page has not moved, or that you have access to it.</p>` }), 404);
