@@ -1,13 +1,13 @@
 /**
- * SQS stand-in: fauxqs 1.9.2 (the 2.x line needs Node 22), started from its Fastify app so it binds to
- * loopback (its own CLI always binds 0.0.0.0). It keeps messages in memory, so on a clean stop the
+ * SQS stand-in: fauxqs 1.9.2 (the 2.x line needs Node 22), started from its Fastify app in a child
+ * process so it binds to loopback (its own CLI always binds 0.0.0.0). It keeps messages in memory, so on a clean stop the
  * runtime first lets the consumers drain the queues and then saves whatever is left to the data
  * folder; the next start sends those messages again. Consumers are idempotent by event id, so a
  * message that was both processed and saved counts once.
  */
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { dirname } from "node:path";
-import { buildApp } from "fauxqs";
+import { spawn } from "node:child_process";
+import { dirname, join, resolve } from "node:path";
 import {
   CreateQueueCommand,
   DeleteMessageBatchCommand,
@@ -19,13 +19,53 @@ import {
 
 export interface SqsStandIn {
   endpoint: string;
+  /** The stand-in's own process. */
+  pid: number;
   stop(): Promise<void>;
 }
 
+/**
+ * Starts fauxqs in a child process (`sqs-process.ts`). In-process it would share one event loop with
+ * the handlers, so every SQS call a handler made would also cost that handler's CPU for the server
+ * side; on AWS that work happens elsewhere, as it does for DynamoDB Local here.
+ */
 export async function startSqs(opts: { port: number }): Promise<SqsStandIn> {
-  const app = buildApp({ logger: false, host: "127.0.0.1" });
-  await app.listen({ port: opts.port, host: "127.0.0.1" });
-  return { endpoint: `http://127.0.0.1:${opts.port}`, stop: async () => void (await app.close()) };
+  const root = resolve(import.meta.dirname, "..");
+  const child = spawn(process.execPath, ["--import", "tsx", join(root, "local", "sqs-process.ts"), String(opts.port)], {
+    cwd: root,
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stderr?.on("data", (d) => (output += d));
+  await new Promise<void>((ready, failed) => {
+    const timer = setTimeout(() => failed(new Error(`the SQS stand-in did not start within 30 s:\n${output}`)), 30_000);
+    child.stdout?.on("data", (d) => {
+      output += d;
+      if (output.includes("ready")) {
+        clearTimeout(timer);
+        ready();
+      }
+    });
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      failed(new Error(`the SQS stand-in exited (${code}):\n${output}`));
+    });
+  });
+  child.removeAllListeners("exit");
+  return {
+    endpoint: `http://127.0.0.1:${opts.port}`,
+    pid: child.pid!,
+    stop: () =>
+      new Promise<void>((done) => {
+        if (child.exitCode !== null || child.signalCode !== null) return done();
+        const timer = setTimeout(() => child.kill("SIGKILL"), 5000);
+        child.once("exit", () => {
+          clearTimeout(timer);
+          done();
+        });
+        child.stdin?.end(); // the child closes its server and exits
+      }),
+  };
 }
 
 export interface QueueNames {

@@ -1,0 +1,13 @@
+/**
+ * The SQS stand-in's own process (started by `startSqs`): like the real service, its work does not
+ * share the handlers' event loop. Prints `ready` once listening on loopback; exits when its parent
+ * closes stdin, so a parent that dies never leaves it behind.
+ */
+import { buildApp } from "fauxqs";
+
+const port = Number(process.argv[2]);
+const app = buildApp({ logger: false, host: "127.0.0.1" });
+await app.listen({ port, host: "127.0.0.1" });
+process.stdout.write("ready\n");
+process.stdin.on("end", () => void app.close().finally(() => process.exit(0)));
+process.stdin.resume();
