@@ -4,6 +4,7 @@
  * the access pattern that reads it (see each context's `keys.ts`). Lists are Queries, never Scans.
  */
 import {
+  BatchGetCommand,
   GetCommand,
   PutCommand,
   QueryCommand,
@@ -31,6 +32,28 @@ export async function getItem<T = Item>(pk: string, sk: string, consistent = tru
     new GetCommand({ TableName: resources.mainTable(), Key: { pk, sk }, ConsistentRead: consistent }),
   );
   return out.Item as T | undefined;
+}
+
+/**
+ * Several items by key, in the order asked (undefined where absent): one BatchGetItem per 100 keys
+ * instead of a GetItem each, so a page of records that nest other items costs one or two round trips.
+ * Keys DynamoDB leaves unprocessed (throttling) are asked again after a short backoff.
+ */
+export async function getItems<T = Item>(keys: Array<{ pk: string; sk: string }>, consistent = true): Promise<Array<T | undefined>> {
+  const table = resources.mainTable();
+  const found = new Map<string, T>();
+  const id = (k: { pk: unknown; sk: unknown }) => `${String(k.pk)}\u0000${String(k.sk)}`;
+  const unique = [...new Map(keys.map((k) => [id(k), { pk: k.pk, sk: k.sk }])).values()];
+  for (let i = 0; i < unique.length; i += 100) {
+    let pending: Array<Record<string, unknown>> = unique.slice(i, i + 100);
+    for (let attempt = 0; pending.length > 0; attempt++) {
+      if (attempt > 0) await new Promise((r) => setTimeout(r, Math.min(1000, 25 * 2 ** attempt)));
+      const out = await dynamo().send(new BatchGetCommand({ RequestItems: { [table]: { Keys: pending, ConsistentRead: consistent } } }));
+      for (const item of out.Responses?.[table] ?? []) found.set(id(item as Item), item as T);
+      pending = out.UnprocessedKeys?.[table]?.Keys ?? [];
+    }
+  }
+  return keys.map((k) => found.get(id(k)));
 }
 
 export async function putItem(item: Item, condition?: { expression: string; names?: Record<string, string>; values?: Record<string, unknown> }) {
@@ -82,14 +105,21 @@ export async function transact(items: TransactItem[]) {
 
 /** Allocates the next integer id of a sequence (GitLab ids are integers). */
 export async function nextId(sequence: string): Promise<number> {
+  return (await nextIds(sequence, 1))[0]!;
+}
+
+/** Reserves `count` consecutive ids of a sequence with one write (an id reserved and not used is a gap, as in GitLab). */
+export async function nextIds(sequence: string, count: number): Promise<number[]> {
+  if (count <= 0) return [];
   const out = await updateItem({
     pk: `SEQ#${sequence}`,
     sk: "SEQ",
-    update: "ADD #v :one",
+    update: "ADD #v :n",
     names: { "#v": "value" },
-    values: { ":one": 1 },
+    values: { ":n": count },
   });
-  return Number(out?.value);
+  const last = Number(out?.value);
+  return Array.from({ length: count }, (_, i) => last - count + 1 + i);
 }
 
 export interface QueryPage<T> {
