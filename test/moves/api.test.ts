@@ -53,6 +53,22 @@ describe("moving one repository", () => {
     expect(execution.body.history).toEqual(record?.history);
   });
 
+  it("lists moves with each project nested, and null for a project deleted since", async () => {
+    const [kept, deleted] = [await newProject(admin), await newProject(admin)];
+    const moves: number[] = [];
+    for (const p of [kept, deleted]) {
+      const source = (await storageOf("project", p.id))!;
+      const move = await scheduleMove(admin, "project", p.id, otherStorage(source));
+      moves.push((await waitForMove(admin, "project", move.id)).id);
+    }
+    expect((await call(admin, "DELETE", `/api/v4/projects/${deleted.id}`)).status).toBe(202);
+    const list = await call(admin, "GET", "/api/v4/project_repository_storage_moves?per_page=100");
+    const byId = new Map<number, { project: { id: number } | null }>(list.body.map((m: { id: number; project: { id: number } | null }) => [m.id, m]));
+    expect(byId.get(moves[0]!)?.project).toMatchObject({ id: kept.id, path_with_namespace: kept.path_with_namespace });
+    expect(byId.get(moves[1]!)?.project).toBeNull();
+    expect((await call(admin, "GET", `/api/v4/project_repository_storage_moves/${moves[1]}`)).body.project).toBeNull();
+  });
+
   it("moves a snippet and a group wiki", async () => {
     const snippet = await newSnippet(admin);
     const group = await newGroupWithWiki(admin);

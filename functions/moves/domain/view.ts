@@ -1,9 +1,10 @@
 /** GitLab's `BasicRepositoryStorageMove` entity plus the nested container, exactly its fields. */
-import { loadContainer, nestedView } from "./containers.js";
+import { getItems } from "../../platform/db/table.js";
+import { containerKey } from "../../hosting/domain/keys.js";
+import { nestedView, type AnyContainer } from "./containers.js";
 import type { MoveRecord } from "./records.js";
 
-export async function moveView(move: MoveRecord, baseUrl: string) {
-  const container = await loadContainer(move.kind, move.containerId);
+function view(move: MoveRecord, container: AnyContainer | undefined, baseUrl: string) {
   return {
     id: move.id,
     created_at: move.createdAt,
@@ -15,4 +16,12 @@ export async function moveView(move: MoveRecord, baseUrl: string) {
   };
 }
 
-export const moveViews = (moves: MoveRecord[], baseUrl: string) => Promise.all(moves.map((m) => moveView(m, baseUrl)));
+export async function moveView(move: MoveRecord, baseUrl: string) {
+  return (await moveViews([move], baseUrl))[0]!;
+}
+
+/** A page of moves with their containers read in one batch (not one read per move). */
+export async function moveViews(moves: MoveRecord[], baseUrl: string) {
+  const containers = await getItems<AnyContainer>(moves.map((m) => containerKey(m.kind, m.containerId)));
+  return moves.map((m, i) => view(m, containers[i], baseUrl));
+}
