@@ -8,17 +8,20 @@
 import { QueryCommand } from "@aws-sdk/lib-dynamodb";
 import { dynamo } from "../../platform/aws.js";
 import { resources } from "../../platform/resources.js";
-import { GSI2 } from "../../platform/db/table.js";
+import { GSI2, getItems, nextIds } from "../../platform/db/table.js";
 import { paramError } from "../../platform/http/errors.js";
 import { log } from "../../platform/log.js";
 import { pickStorage } from "../../identity/domain/settings.js";
-import { storageIndexPk } from "../../hosting/domain/keys.js";
-import type { MoveKind } from "../keys.js";
-import { displayPath, loadContainer, type AnyContainer } from "./containers.js";
+import { containerKey, storageIndexPk } from "../../hosting/domain/keys.js";
+import { moveSequence, type MoveKind } from "../keys.js";
+import { displayPath, type AnyContainer } from "./containers.js";
 import { drainPolicy, startBulkExecution, type BulkInput, type DrainPolicy, type MoveInput } from "./execution.js";
 import { assertBulkStorages } from "./policy.js";
 import { findMove, isTerminal } from "./records.js";
 import { createScheduledMove, NotSchedulableError } from "./schedule.js";
+
+/** Scheduling transactions in flight at once within a page. */
+const SCHEDULE_CONCURRENCY = 8;
 
 const pageSize = () => Math.min(500, Math.max(1, Number(process.env.FORGELINE_MOVE_BULK_PAGE_SIZE) || 50));
 
@@ -52,17 +55,35 @@ export async function scheduleBatch(state: BatchState, executionName: string): P
     }),
   );
   const rows = (out.Items ?? []) as Array<{ id: number; gsi2sk: string }>;
+  // One batch read for the page's containers and one write reserving its move ids; then the
+  // per-record transactions, a few at a time (each is independent and conditional on its container).
+  const containers = await getItems<AnyContainer>(rows.map((row) => containerKey(kind, row.id)));
+  const fresh = containers.map((c) => !!c && c.storage === source && !!c.relativePath && !c.readOnly && c.storageMoveId === undefined);
+  const ids = await nextIds(moveSequence(kind), fresh.filter(Boolean).length);
+  const reserved = fresh.map((isFresh) => (isFresh ? ids.shift() : undefined));
+  const scheduled = await mapWithConcurrency(containers, SCHEDULE_CONCURRENCY, (container, i) =>
+    container ? scheduleOne(kind, container, source, destination, executionName, reserved[i]) : Promise.resolve(undefined),
+  );
   const moves: MoveInput[] = [];
-  for (const row of rows) {
-    const container = await loadContainer(kind, row.id);
-    if (!container) continue;
-    const moveId = await scheduleOne(kind, container, source, destination, executionName);
-    if (moveId !== undefined) moves.push({ moveId, kind, containerId: row.id, drain });
-  }
+  scheduled.forEach((moveId, i) => moveId !== undefined && moves.push({ moveId, kind, containerId: rows[i]!.id, drain }));
   return { bulk: state.bulk, cursor: rows.at(-1)?.gsi2sk ?? state.cursor, more: !!out.LastEvaluatedKey, moves };
 }
 
-async function scheduleOne(kind: MoveKind, container: AnyContainer, source: string, destination: string | undefined, executionName: string) {
+/** `fn` over `items` with at most `limit` calls pending; results in input order. */
+async function mapWithConcurrency<T, R>(items: T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await fn(items[i]!, i);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
+
+async function scheduleOne(kind: MoveKind, container: AnyContainer, source: string, destination: string | undefined, executionName: string, id?: number) {
   if (container.storageMoveId !== undefined) {
     // Scheduled by an earlier run of this very execution (a retried task, or the local runner
     // restarting it): run it now rather than strand it read-only.
@@ -73,7 +94,7 @@ async function scheduleOne(kind: MoveKind, container: AnyContainer, source: stri
   try {
     const target = destination ?? (await pickStorage([source]));
     if (!target) throw new NotSchedulableError(kind, "has no destination: no other storage has a weight above 0");
-    const move = await createScheduledMove(kind, container, target, { bulkExecution: executionName });
+    const move = await createScheduledMove(kind, container, target, { bulkExecution: executionName, id });
     return move.id;
   } catch (err) {
     if (!(err instanceof NotSchedulableError)) throw err;

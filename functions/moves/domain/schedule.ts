@@ -39,10 +39,11 @@ export async function createScheduledMove(
   kind: MoveKind,
   container: ContainerRepository,
   destination: string,
-  origin: { bulkExecution?: string } = {},
+  /** `id`: one the caller reserved (bulk scheduling reserves a page's ids at once). */
+  origin: { bulkExecution?: string; id?: number } = {},
 ): Promise<MoveRecord> {
   assertSchedulable(kind, container);
-  const id = await nextId(moveSequence(kind));
+  const { id = await nextId(moveSequence(kind)), ...rest } = origin;
   const at = new Date().toISOString();
   const move: MoveRecord = {
     id,
@@ -56,7 +57,7 @@ export async function createScheduledMove(
     createdAt: at,
     updatedAt: at,
     history: [{ step: "scheduled", at }],
-    ...origin,
+    ...rest,
   };
   const created = await tryTransaction([
     { Put: { Item: { ...moveKey(kind, id), ...allMovesIndex(kind, id), ...containerMovesIndex(kind, container.id, id), type: "storage-move", ...move }, ConditionExpression: "attribute_not_exists(pk)" } },
