@@ -46,6 +46,8 @@ describe("moving one repository", () => {
     expect((await commit(admin, project.id, "after the move")).status).toBe(201);
     const record = await findMove("project", scheduled.body.id);
     expect(record?.history.map((h) => h.step)).toEqual(expect.arrayContaining(["scheduled", "started", "copied and verified", "replicated", "source copy removed", "finished"]));
+    // The switch records the checksum it verified in the same write that switched the storage.
+    expect(record?.history.find((h) => h.step === "replicated")?.detail).toBe(`checksum ${before}`);
     expect(record?.executionArn).toMatch(/^arn:aws:states:/);
     const execution = await call(admin, "GET", `/api/v4/project_repository_storage_moves/${scheduled.body.id}/execution`);
     expect(execution.body).toMatchObject({ id: scheduled.body.id, state: "finished", execution_arn: record?.executionArn, bulk_execution_name: null });

@@ -93,9 +93,7 @@ export async function withRepositoryWrite<T>(
   }
 }
 
-/** Whether a write is in flight right now (an unexpired lease), as a storage move sees it. */
-export async function hasWriteInFlight(kind: ContainerKind, id: number, now = Date.now()): Promise<boolean> {
-  const key = containerKey(kind, id);
-  const state = await getItem<ContainerRepoState>(key.pk, key.sk);
+/** Whether a write is in flight right now (an unexpired lease) on a container item just read, as a storage move sees it. */
+export function hasWriteInFlight(state: Pick<ContainerRepoState, "writeLease"> | undefined, now = Date.now()): boolean {
   return !!state?.writeLease && state.writeLease.expiresAt >= now;
 }

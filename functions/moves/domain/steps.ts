@@ -5,7 +5,7 @@
  */
 import { hasWriteInFlight } from "../../hosting/domain/write-path.js";
 import { checksum, replicaChecksums, replicate, ChecksumMismatchError } from "../../hosting/domain/git/index.js";
-import { kindInfo, loadContainer } from "./containers.js";
+import { kindInfo, loadContainer, type AnyContainer } from "./containers.js";
 import { DrainTimeoutError, MoveConflictError } from "./errors.js";
 import { drainPolicy, type MoveInput } from "./execution.js";
 import { requireMove, type MoveRecord, type MoveState } from "./records.js";
@@ -38,20 +38,21 @@ export async function startMove(input: { move: Omit<MoveInput, "drain"> & { drai
   return { moveId, kind, containerId, drain, executionId: input.executionId, drainDeadline: Date.now() + drain.timeoutSeconds * 1000, resumeAt, state: move.state };
 }
 
-async function startedMove(work: MoveWork): Promise<MoveRecord> {
-  const move = await requireMove(work.kind, work.moveId);
+/** The move (read now, or just read by the caller) and its container, as a step after the start expects them. */
+async function startedMove(work: MoveWork, current?: MoveRecord): Promise<{ move: MoveRecord; container: AnyContainer }> {
+  const move = current ?? (await requireMove(work.kind, work.moveId));
   if (move.state !== "started") throw new MoveConflictError(`Storage move ${move.id} is ${move.state}, not started`);
   const container = await loadContainer(move.kind, move.containerId);
   if (!container || container.storageMoveId !== move.id || container.storage !== move.sourceStorage || !container.readOnly) {
     throw new MoveConflictError(`The ${kindInfo[move.kind].repositoryType} repository is no longer held read-only on ${move.sourceStorage} by storage move ${move.id}`);
   }
-  return move;
+  return { move, container };
 }
 
 /** In-flight writes are writes holding an unexpired lease; new ones are refused while read-only. */
 export async function checkWrites(work: MoveWork): Promise<MoveWork> {
-  const move = await startedMove(work);
-  const writesInFlight = await hasWriteInFlight(move.kind, move.containerId);
+  const { move, container } = await startedMove(work);
+  const writesInFlight = hasWriteInFlight(container);
   if (writesInFlight && Date.now() > work.drainDeadline) {
     throw new DrainTimeoutError(`Timeout waiting for ${kindInfo[move.kind].repositoryType} repository pushes`);
   }
@@ -61,7 +62,7 @@ export async function checkWrites(work: MoveWork): Promise<MoveWork> {
 
 /** Copies the repository to every replica of the destination and verifies each checksum. */
 export async function replicateRepository(work: MoveWork): Promise<MoveWork> {
-  const move = await startedMove(work);
+  const { move } = await startedMove(work);
   await replicate(
     { storage: move.sourceStorage, rel: move.relativePath },
     { storage: move.destinationStorage, rel: move.relativePath },
@@ -79,14 +80,13 @@ export async function replicateRepository(work: MoveWork): Promise<MoveWork> {
 export async function switchToDestination(work: MoveWork): Promise<MoveWork> {
   const current = await requireMove(work.kind, work.moveId);
   if (current.state === "replicated") return { ...work, state: "replicated" }; // retry after a committed switch
-  const move = await startedMove(work);
+  const { move } = await startedMove(work, current);
   const expected = await checksum(move.sourceStorage, move.relativePath);
   const mismatch = (await replicaChecksums(move.destinationStorage, move.relativePath)).find((sum) => sum !== expected);
   if (mismatch !== undefined) throw new ChecksumMismatchError(expected, mismatch, kindInfo[move.kind].repositoryType);
-  if (!(await switchStorage(move))) {
+  if (!(await switchStorage(move, `checksum ${expected}`))) {
     const after = await requireMove(move.kind, move.id);
     if (after.state !== "replicated") throw new MoveConflictError(`Storage move ${move.id} could not switch the repository to ${move.destinationStorage}`);
   }
-  await noteStep(move, "switched", `checksum ${expected}`);
   return { ...work, state: "replicated" };
 }

@@ -13,15 +13,16 @@ import type { MoveRecord, MoveState } from "./records.js";
 
 const now = () => new Date().toISOString();
 
-function moveUpdate(move: MoveRecord, to: MoveState, from: MoveState[], extra: { set?: string; values?: Record<string, unknown> } = {}): TransactItem {
+function moveUpdate(move: MoveRecord, to: MoveState, from: MoveState[], extra: { set?: string; values?: Record<string, unknown>; detail?: string } = {}): TransactItem {
   const fromValues = Object.fromEntries(from.map((s, i) => [`:from${i}`, s]));
+  const at = now();
   return {
     Update: {
       Key: moveKey(move.kind, move.id),
       UpdateExpression: `SET #state = :to, updatedAt = :now, history = list_append(if_not_exists(history, :empty), :entry)${extra.set ? `, ${extra.set}` : ""}`,
       ConditionExpression: `#state IN (${Object.keys(fromValues).join(", ")})`,
       ExpressionAttributeNames: { "#state": "state" },
-      ExpressionAttributeValues: { ":to": to, ":now": now(), ":empty": [], ":entry": [{ step: to, at: now() }], ...fromValues, ...extra.values },
+      ExpressionAttributeValues: { ":to": to, ":now": at, ":empty": [], ":entry": [{ step: to, at, ...(extra.detail ? { detail: extra.detail } : {}) }], ...fromValues, ...extra.values },
     },
   };
 }
@@ -54,9 +55,10 @@ export const markStarted = (move: MoveRecord, executionArn: string | undefined) 
 
 /**
  * The switch: the container now points at the destination (same relative path), leaves the source
- * storage index for the destination's, and is writable again; the move is `replicated`.
+ * storage index for the destination's, and is writable again; the move is `replicated`, and its
+ * history entry carries `detail` (the verified checksum).
  */
-export const switchStorage = (move: MoveRecord) =>
+export const switchStorage = (move: MoveRecord, detail?: string) =>
   tryTransaction([
     {
       Update: {
@@ -76,7 +78,7 @@ export const switchStorage = (move: MoveRecord) =>
         },
       },
     },
-    moveUpdate(move, "replicated", ["started"]),
+    moveUpdate(move, "replicated", ["started"], { detail }),
   ]);
 
 /** Ends the move's hold on the container; a container deleted after the switch needs no release. */
