@@ -16,7 +16,7 @@
  *   objects, so even if the source gains commits mid-copy, every object reachable from the copied
  *   refs is already present in the source by the time objects are copied (git only ever adds them).
  */
-import { mkdir, readFile, rm, unlink } from "node:fs/promises";
+import { copyFile, mkdir, readFile, rm, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { TEMP_PREFIX, copyFileAtomic, isErrno, listDir } from "./fs-util.js";
 import { GIT_TEMP_PREFIX } from "./git-fs.js";
@@ -38,11 +38,11 @@ export async function syncRepositoryDir(source: string, target: string, order: C
     order === "objects-first"
       ? [groups.objectData, groups.packIndexes, groups.refs, groups.rest]
       : [groups.refs, groups.rest, groups.objectData, groups.packIndexes];
+  // A `refs-first` target is not visible to readers yet, so its files need no temp-and-rename each.
+  const copy = order === "refs-first" ? (rel: string) => copyFile(join(source, rel), join(target, rel)) : (rel: string) => copyFileAtomic(target, join(source, rel), join(target, rel));
   for (const phase of phases) {
     await forEachLimited(phase, async (rel) => {
-      if (await needsCopy(source, target, rel, existing)) {
-        await copyFileAtomic(target, join(source, rel), join(target, rel));
-      }
+      if (await needsCopy(source, target, rel, existing)) await copy(rel);
     });
   }
 
