@@ -262,6 +262,9 @@ export async function run(ctx: Ctx) {
       const bytes = duBytes(dirs);
       const dst = join(work, "cp");
       mkdirSync(dst);
+      // The moves' own writes are flushed first, so the copy does not compete with their writeback
+      // (unflushed, the same copy measured anywhere from 1.0 to 2.7 s).
+      execFileSync("sync");
       const tc = performance.now();
       // One `cp -r` per repository, as the moves copy one at a time, run from a small shell: spawned
       // from this process (a large heap) each fork would cost ~10-20 ms and pad the baseline.
