@@ -20,8 +20,16 @@ export async function loadModule<T>(module: string): Promise<T> {
 
 export async function buildLocalApp(): Promise<Hono> {
   const app = createApp();
-  // The benchmarks' baseline: the same server and middleware, no work. Not a product route.
-  if (process.env.FORGELINE_BENCH_ROUTES === "1") app.get("/__bench/bare", (c) => c.json({ ok: true }));
+  if (process.env.FORGELINE_BENCH_ROUTES === "1") {
+    // The benchmarks' baselines: the same server and middleware, no work. Not product routes. The
+    // POST reads its body from the Node stream, as the collector does, so only ingest's work differs.
+    app.get("/__bench/bare", (c) => c.json({ ok: true }));
+    app.post("/__bench/bare", async (c) => {
+      let bytes = 0;
+      for await (const chunk of (c.env as { incoming: AsyncIterable<Buffer> }).incoming) bytes += chunk.length;
+      return c.json({ ok: bytes > 0 });
+    });
+  }
   for (const route of routes) {
     const mod = await loadModule<{ endpoint?: Endpoint }>(route.module);
     if (!mod.endpoint) throw new Error(`functions/${route.module}.ts does not export an endpoint`);
