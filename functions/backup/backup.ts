@@ -22,6 +22,7 @@ import { encodeManifest, FORMAT, FORMAT_VERSION, MANIFEST_PATH, tableFileName, t
 import { formatBytes, silentProgress, type ProgressSink } from "./progress.js";
 import { decodeItem, describeTable, encodeItem, getRawItem, keyOf, scanTable, type RawItem } from "./table-io.js";
 import { TarWriter, type WrittenEntry } from "./tar.js";
+import { mapConcurrently } from "../platform/concurrency.js";
 
 export interface BackupOptions {
   file: string;
@@ -95,22 +96,17 @@ export async function backup(opts: BackupOptions): Promise<BackupSummary> {
       tail = run.catch(() => undefined);
       return run;
     };
-    let next = 0;
-    const worker = async () => {
-      while (next < repositories.length) {
-        const ref = repositories[next++]!;
-        await opts.beforeRepository?.(ref);
-        const copied = await archiveRepository(tar, ref, { waitMs, exclusive, onWait: (why) => progress.update(records.length, why) });
-        if (!copied) vanished.add(containerId(ref));
-        else {
-          replaced.set(keyString(copied.item), copied.item);
-          records.push(copied.record);
-          for (const e of copied.entries) entries.push(e); // not push(...): a big repository has more files than a call has arguments
-        }
-        progress.update(records.length + vanished.size, `${formatBytes(tar.bytesWritten)} written`);
+    await mapConcurrently(repositories, REPOSITORY_CONCURRENCY, async (ref) => {
+      await opts.beforeRepository?.(ref);
+      const copied = await archiveRepository(tar, ref, { waitMs, exclusive, onWait: (why) => progress.update(records.length, why) });
+      if (!copied) vanished.add(containerId(ref));
+      else {
+        replaced.set(keyString(copied.item), copied.item);
+        records.push(copied.record);
+        for (const e of copied.entries) entries.push(e); // not push(...): a big repository has more files than a call has arguments
       }
-    };
-    await Promise.all(Array.from({ length: Math.min(REPOSITORY_CONCURRENCY, repositories.length) }, worker));
+      progress.update(records.length + vanished.size, `${formatBytes(tar.bytesWritten)} written`);
+    });
     records.sort((a, b) => (a.kind === b.kind ? a.id - b.id : a.kind < b.kind ? -1 : 1));
 
     // 3. Storage moves open at the scan: their containers were released above, so they are final now.

@@ -12,6 +12,7 @@ import { QueryCommand } from "@aws-sdk/lib-dynamodb";
 import { dynamo } from "../../platform/aws.js";
 import { instanceConfig } from "../../platform/config.js";
 import { GSI2 } from "../../platform/db/table.js";
+import { mapConcurrently } from "../../platform/concurrency.js";
 import { resources } from "../../platform/resources.js";
 import { repositorySize } from "../../hosting/domain/git/index.js";
 import { storageIndexPk, type ContainerKind } from "../../hosting/domain/keys.js";
@@ -54,18 +55,8 @@ async function repositoriesOn(storage: string, kind: ContainerKind): Promise<str
 }
 
 async function totalSize(storage: string, paths: string[]): Promise<number> {
-  let total = 0;
-  let next = 0;
-  const worker = async () => {
-    while (next < paths.length) {
-      const path = paths[next++]!;
-      // Read the size first: `total += await …` would add to a stale `total` read before the await.
-      const size = path ? await repositorySize(storage, path) : 0;
-      total += size;
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(SIZE_CONCURRENCY, paths.length) }, worker));
-  return total;
+  const sizes = await mapConcurrently(paths, SIZE_CONCURRENCY, (path) => (path ? repositorySize(storage, path) : Promise.resolve(0)));
+  return sizes.reduce((sum, size) => sum + size, 0);
 }
 
 async function kindInventory(storage: string, kind: ContainerKind): Promise<KindInventory> {

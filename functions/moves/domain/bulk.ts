@@ -11,6 +11,7 @@ import { resources } from "../../platform/resources.js";
 import { GSI2, getItems, nextIds } from "../../platform/db/table.js";
 import { paramError } from "../../platform/http/errors.js";
 import { log } from "../../platform/log.js";
+import { mapConcurrently } from "../../platform/concurrency.js";
 import { pickStorage } from "../../identity/domain/settings.js";
 import { containerKey, storageIndexPk } from "../../hosting/domain/keys.js";
 import { moveSequence, type MoveKind } from "../keys.js";
@@ -61,26 +62,12 @@ export async function scheduleBatch(state: BatchState, executionName: string): P
   const fresh = containers.map((c) => !!c && c.storage === source && !!c.relativePath && !c.readOnly && c.storageMoveId === undefined);
   const ids = await nextIds(moveSequence(kind), fresh.filter(Boolean).length);
   const reserved = fresh.map((isFresh) => (isFresh ? ids.shift() : undefined));
-  const scheduled = await mapWithConcurrency(containers, SCHEDULE_CONCURRENCY, (container, i) =>
+  const scheduled = await mapConcurrently(containers, SCHEDULE_CONCURRENCY, (container, i) =>
     container ? scheduleOne(kind, container, source, destination, executionName, reserved[i]) : Promise.resolve(undefined),
   );
   const moves: MoveInput[] = [];
   scheduled.forEach((moveId, i) => moveId !== undefined && moves.push({ moveId, kind, containerId: rows[i]!.id, drain }));
   return { bulk: state.bulk, cursor: rows.at(-1)?.gsi2sk ?? state.cursor, more: !!out.LastEvaluatedKey, moves };
-}
-
-/** `fn` over `items` with at most `limit` calls pending; results in input order. */
-async function mapWithConcurrency<T, R>(items: T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      results[i] = await fn(items[i]!, i);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
 }
 
 async function scheduleOne(kind: MoveKind, container: AnyContainer, source: string, destination: string | undefined, executionName: string, id?: number) {

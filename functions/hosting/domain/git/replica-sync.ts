@@ -20,6 +20,7 @@ import { copyFile, mkdir, readFile, rm, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { TEMP_PREFIX, copyFileAtomic, isErrno, listDir } from "./fs-util.js";
 import { GIT_TEMP_PREFIX } from "./git-fs.js";
+import { mapConcurrently } from "../../../platform/concurrency.js";
 
 export type CopyOrder = "objects-first" | "refs-first";
 
@@ -41,7 +42,7 @@ export async function syncRepositoryDir(source: string, target: string, order: C
   // A `refs-first` target is not visible to readers yet, so its files need no temp-and-rename each.
   const copy = order === "refs-first" ? (rel: string) => copyFile(join(source, rel), join(target, rel)) : (rel: string) => copyFileAtomic(target, join(source, rel), join(target, rel));
   for (const phase of phases) {
-    await forEachLimited(phase, async (rel) => {
+    await mapConcurrently(phase, COPY_CONCURRENCY, async (rel) => {
       if (await needsCopy(source, target, rel, existing)) await copy(rel);
     });
   }
@@ -111,14 +112,6 @@ async function walk(root: string, isSource: boolean): Promise<{ files: string[];
 
 function isInFlight(name: string): boolean {
   return name.startsWith(TEMP_PREFIX) || name.startsWith(GIT_TEMP_PREFIX) || name.endsWith(".lock");
-}
-
-async function forEachLimited<T>(items: T[], fn: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) await fn(items[next++]!);
-  };
-  await Promise.all(Array.from({ length: Math.min(COPY_CONCURRENCY, items.length) }, worker));
 }
 
 /** After a write to the primary (`paths[0]`), bring every other replica to the same state. */
