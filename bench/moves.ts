@@ -156,7 +156,8 @@ async function batchWrite(requests: Array<Record<string, unknown>>): Promise<voi
   const table = resources.mainTable();
   for (let i = 0; i < requests.length; i += 25) {
     let pending = requests.slice(i, i + 25);
-    while (pending.length > 0) {
+    for (let attempt = 0; pending.length > 0; attempt++) {
+      if (attempt > 0) await sleep(Math.min(1000, 25 * 2 ** attempt)); // unprocessed items: back off
       const out = await dynamo().send(new BatchWriteCommand({ RequestItems: { [table]: pending } }));
       pending = (out.UnprocessedItems?.[table] as typeof pending | undefined) ?? [];
     }
