@@ -25,9 +25,10 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { BatchWriteCommand, TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
+import { TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
 import { dynamo } from "../functions/platform/aws.js";
 import { resources } from "../functions/platform/resources.js";
+import { writeBatch } from "../functions/platform/db/table.js";
 import { hashedRelativePath, replicaPaths } from "../functions/hosting/domain/git/index.js";
 import { containerKey, storageIndexKeys } from "../functions/hosting/domain/keys.js";
 import { moveKey } from "../functions/moves/keys.js";
@@ -152,18 +153,6 @@ function duBytes(dirs: string[]): number {
   return Number(out.at(-1)!.split(/\s+/)[0]);
 }
 
-async function batchWrite(requests: Array<Record<string, unknown>>): Promise<void> {
-  const table = resources.mainTable();
-  for (let i = 0; i < requests.length; i += 25) {
-    let pending = requests.slice(i, i + 25);
-    for (let attempt = 0; pending.length > 0; attempt++) {
-      if (attempt > 0) await sleep(Math.min(1000, 25 * 2 ** attempt)); // unprocessed items: back off
-      const out = await dynamo().send(new BatchWriteCommand({ RequestItems: { [table]: pending } }));
-      pending = (out.UnprocessedItems?.[table] as typeof pending | undefined) ?? [];
-    }
-  }
-}
-
 /** N one-after-another 2-item transactions on throwaway `BENCH#` items, then deletes them (untimed). */
 async function rawTransactions(n: number): Promise<number> {
   const table = resources.mainTable();
@@ -184,7 +173,7 @@ async function rawTransactions(n: number): Promise<number> {
     keys.push(a, b);
   }
   const seconds = (performance.now() - t0) / 1000;
-  await batchWrite(keys.map((Key) => ({ DeleteRequest: { Key } })));
+  await writeBatch(keys.map((key) => ({ delete: key })));
   return seconds;
 }
 
@@ -200,7 +189,7 @@ async function schedulingAtScale(): Promise<{ seconds: number; scheduled: number
   const firstId = 1_900_000_000 + Math.floor(Math.random() * 90_000_000);
   const ids = Array.from({ length: AT_SCALE }, (_, i) => firstId + i);
   const containers = ids.map((id) => ({ ...containerKey("project", id), ...storageIndexKeys("project", storage, id), id, type: "bench-container", storage, relativePath: `@bench/${run}/${id}.git` }));
-  await batchWrite(containers.map((Item) => ({ PutRequest: { Item } })));
+  await writeBatch(containers.map((item) => ({ put: item })));
   const moveIds: number[] = [];
   let pages = 0;
   const t0 = performance.now();
@@ -214,10 +203,7 @@ async function schedulingAtScale(): Promise<{ seconds: number; scheduled: number
     } while (state.more);
     return { seconds: (performance.now() - t0) / 1000, scheduled: moveIds.length, pages };
   } finally {
-    await batchWrite([
-      ...containers.map(({ pk, sk }) => ({ DeleteRequest: { Key: { pk, sk } } })),
-      ...moveIds.map((id) => ({ DeleteRequest: { Key: moveKey("project", id) } })),
-    ]);
+    await writeBatch([...containers.map(({ pk, sk }) => ({ delete: { pk, sk } })), ...moveIds.map((id) => ({ delete: moveKey("project", id) }))]);
   }
 }
 

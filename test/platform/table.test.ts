@@ -1,7 +1,7 @@
 /** The single-table helpers against DynamoDB Local: batch reads and reserved id blocks. */
 import { describe, it, expect } from "vitest";
 import { randomBytes } from "node:crypto";
-import { getItems, nextId, nextIds, putItem } from "../../functions/platform/db/table.js";
+import { getItems, nextId, nextIds, putItem, queryAll, writeBatch } from "../../functions/platform/db/table.js";
 
 describe("getItems", () => {
   it("reads more than one batch (100 keys) in the order asked, with absent keys and repeats", async () => {
@@ -27,5 +27,17 @@ describe("nextIds", () => {
     const all = blocks.flat().sort((a, b) => a - b);
     expect(all).toEqual(Array.from({ length: 16 }, (_, i) => i + 1));
     expect(await nextIds(sequence, 0)).toEqual([]);
+  });
+});
+
+describe("writeBatch and queryAll", () => {
+  it("puts and deletes more than one batch, and reads back only the projected attributes", async () => {
+    const pk = `TEST#batch-${randomBytes(4).toString("hex")}`;
+    const items = Array.from({ length: 60 }, (_, i) => ({ pk, sk: `ITEM#${String(i).padStart(3, "0")}`, n: i, extra: "x".repeat(20) }));
+    await writeBatch(items.map((item) => ({ put: item })));
+    const read = await queryAll<Record<string, unknown>>({ pk, projection: ["sk", "n"], consistent: true });
+    expect(read).toEqual(items.map(({ sk, n }) => ({ sk, n })));
+    await writeBatch(items.slice(0, 50).map(({ sk }) => ({ delete: { pk, sk } })));
+    expect((await queryAll<{ n: number }>({ pk, consistent: true })).map((i) => i.n)).toEqual(Array.from({ length: 10 }, (_, i) => 50 + i));
   });
 });

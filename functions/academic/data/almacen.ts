@@ -7,12 +7,11 @@
  * the store's list version (bumped in the same transaction as every write) is unchanged. A list
  * request therefore costs one GetItem when nothing changed, on any number of Lambda instances.
  */
-import { getItem, isConditionFailure, transact, updateItem, type TransactItem } from "../../platform/db/table.js";
+import { getItem, isConditionFailure, queryAll, transact, updateItem, writeBatch, type TransactItem } from "../../platform/db/table.js";
 import { log } from "../../platform/log.js";
 import { asociadoKey, asociadosDe, metaKey, registroKey, registrosDe } from "../domain/keys.js";
 import type { Registro } from "../domain/modelos.js";
 import { rest_error } from "../domain/errores.js";
-import { consultarParticion, escribirEnLotes } from "./tabla.js";
 
 type Lista = { version: number; filas: readonly Registro[] };
 const listas = new Map<string, Lista>();
@@ -69,7 +68,7 @@ export abstract class almacen_academico {
 
   private async leerTodo(version: number): Promise<Lista> {
     const { pk, skPrefix } = registrosDe(this.almacen);
-    const items = await consultarParticion<{ datos: Registro }>(pk, skPrefix, ["datos"]);
+    const items = await queryAll<{ datos: Registro }>({ pk, skPrefix, projection: ["datos"], consistent: true });
     const lista = { version, filas: Object.freeze(items.map((i) => Object.freeze(i.datos))) };
     if (lista.filas.length <= MAXIMO_EN_MEMORIA) listas.set(this.almacen, lista);
     return lista;
@@ -98,10 +97,10 @@ export abstract class almacen_academico {
   protected async borrar(id: string): Promise<boolean> {
     const clave = registroKey(this.almacen, id);
     if (!(await getItem(clave.pk, clave.sk))) return false;
-    const asociados = await consultarParticion<{ pk: string; sk: string }>(asociadosDe(this.almacen, id).pk, undefined, ["pk", "sk"]);
+    const asociados = await queryAll<{ pk: string; sk: string }>({ pk: asociadosDe(this.almacen, id).pk, projection: ["pk", "sk"], consistent: true });
     const borrarAsociados = asociados.map((a) => ({ Delete: { Key: { pk: a.pk, sk: a.sk } } }));
     if (borrarAsociados.length > 90) {
-      await escribirEnLotes(asociados.map((a) => ({ delete: { pk: a.pk, sk: a.sk } })));
+      await writeBatch(asociados.map((a) => ({ delete: { pk: a.pk, sk: a.sk } })));
       borrarAsociados.length = 0;
     }
     try {
@@ -114,7 +113,7 @@ export abstract class almacen_academico {
   }
 
   protected async listar_asociados(id: string, sub: string): Promise<Registro[]> {
-    const items = await consultarParticion<{ datos: Registro }>(asociadosDe(this.almacen, id).pk, `${sub}#`, ["datos"]);
+    const items = await queryAll<{ datos: Registro }>({ pk: asociadosDe(this.almacen, id).pk, skPrefix: `${sub}#`, projection: ["datos"], consistent: true });
     return items.map((i) => i.datos);
   }
 
@@ -125,7 +124,7 @@ export abstract class almacen_academico {
 
   /** Bulk load (imports, benchmarks): records carry their id in `campo_id`; one version bump at the end. */
   async importar(registros: readonly Registro[]): Promise<void> {
-    await escribirEnLotes(registros.map((datos) => ({ put: { ...registroKey(this.almacen, String(datos[this.campo_id])), datos } })));
+    await writeBatch(registros.map((datos) => ({ put: { ...registroKey(this.almacen, String(datos[this.campo_id])), datos } })));
     const mayor = Math.max(0, ...registros.map((r) => Number(r[this.campo_id])).filter(Number.isFinite));
     await updateItem({ ...metaKey(this.almacen), update: "ADD version :uno", values: { ":uno": 1 } });
     await updateItem({ ...metaKey(this.almacen), update: "SET ultimo_id = :m", condition: "attribute_not_exists(ultimo_id) OR ultimo_id < :m", values: { ":m": mayor } }).catch((err) => {

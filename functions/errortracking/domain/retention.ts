@@ -14,10 +14,10 @@
  * - Buckets older than LOOKBACK_DAYS before the cutoff are left to DynamoDB TTL (`expireAt`, set on
  *   every item): they only exist if retention did not run for a month.
  */
-import { BatchWriteCommand, DeleteCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
+import { DeleteCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
 import { dynamo } from "../../platform/aws.js";
 import { resources } from "../../platform/resources.js";
-import { GSI2, isConditionFailure } from "../../platform/db/table.js";
+import { GSI2, isConditionFailure, writeBatch } from "../../platform/db/table.js";
 import { dayBucketPk, dayOf, errorKey, RETENTION_DAYS } from "./keys.js";
 
 export const LOOKBACK_DAYS = 30;
@@ -42,18 +42,6 @@ async function conditionalDelete(key: Key, condition: string, values: Record<str
   } catch (err) {
     if (isConditionFailure(err)) return "kept";
     throw err;
-  }
-}
-
-async function batchDelete(keys: Key[]): Promise<void> {
-  for (let i = 0; i < keys.length; i += 25) {
-    let requests = keys.slice(i, i + 25).map((k) => ({ DeleteRequest: { Key: { pk: k.pk, sk: k.sk } } }));
-    for (let attempt = 0; requests.length && attempt < 8; attempt++) {
-      const out = await dynamo().send(new BatchWriteCommand({ RequestItems: { [table()]: requests } }));
-      requests = (out.UnprocessedItems?.[table()] ?? []) as typeof requests;
-      if (requests.length) await new Promise((r) => setTimeout(r, 50 * 2 ** attempt));
-    }
-    if (requests.length) throw new Error("retention: DynamoDB kept batch deletes unprocessed");
   }
 }
 
@@ -103,7 +91,7 @@ export async function runRetention(opts: { now?: Date; deadline?: number; pageSi
       result.deletedErrors += purged.filter(Boolean).length;
       const immutable = entries.filter((e) => e.pk.startsWith("ETEVENT#"));
       const movable = entries.filter((e) => !e.pk.startsWith("ETEVENT#"));
-      await batchDelete(immutable);
+      await writeBatch(immutable.map((e) => ({ delete: { pk: e.pk, sk: e.sk } })));
       const moved = await Promise.all(movable.map((e) => conditionalDelete({ pk: e.pk, sk: e.sk }, "gsi2sk < :c", { ":c": cutoff })));
       result.deletedItems += immutable.length + moved.filter((m) => m === "deleted").length;
     } while (startKey);

@@ -8,12 +8,9 @@
  * disk (`repositorySize`). The index is eventually consistent, like every GSI: a repository switched
  * a moment ago may still be counted on its old storage for a moment.
  */
-import { QueryCommand } from "@aws-sdk/lib-dynamodb";
-import { dynamo } from "../../platform/aws.js";
 import { instanceConfig } from "../../platform/config.js";
-import { GSI2 } from "../../platform/db/table.js";
+import { GSI2, queryAll } from "../../platform/db/table.js";
 import { mapConcurrently } from "../../platform/concurrency.js";
-import { resources } from "../../platform/resources.js";
 import { repositorySize } from "../../hosting/domain/git/index.js";
 import { storageIndexPk, type ContainerKind } from "../../hosting/domain/keys.js";
 
@@ -35,23 +32,8 @@ const SIZE_CONCURRENCY = 16;
 
 /** The relative paths of every repository of a kind on a storage (keys and one attribute only). */
 async function repositoriesOn(storage: string, kind: ContainerKind): Promise<string[]> {
-  const paths: string[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const out = await dynamo().send(
-      new QueryCommand({
-        TableName: resources.mainTable(),
-        IndexName: GSI2,
-        KeyConditionExpression: "gsi2pk = :pk",
-        ExpressionAttributeValues: { ":pk": storageIndexPk(kind, storage) },
-        ProjectionExpression: "relativePath",
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    for (const item of out.Items ?? []) paths.push(String(item.relativePath ?? ""));
-    startKey = out.LastEvaluatedKey;
-  } while (startKey);
-  return paths;
+  const items = await queryAll<{ relativePath?: string }>({ index: GSI2, pk: storageIndexPk(kind, storage), projection: ["relativePath"] });
+  return items.map((item) => String(item.relativePath ?? ""));
 }
 
 async function totalSize(storage: string, paths: string[]): Promise<number> {

@@ -5,6 +5,7 @@
  */
 import {
   BatchGetCommand,
+  BatchWriteCommand,
   GetCommand,
   PutCommand,
   QueryCommand,
@@ -15,6 +16,7 @@ import {
 } from "@aws-sdk/lib-dynamodb";
 import { dynamo } from "../aws.js";
 import { resources } from "../resources.js";
+import { mapConcurrently } from "../concurrency.js";
 
 export type Item = Record<string, unknown> & { pk: string; sk: string };
 type RawTransactItem = NonNullable<TransactWriteCommandInput["TransactItems"]>[number];
@@ -133,12 +135,17 @@ interface KeyRange {
   skPrefix?: string;
   ascending?: boolean;
   filter?: { expression: string; names?: Record<string, string>; values?: Record<string, unknown> };
+  /** Only these attributes (a large partition read for a few fields). */
+  projection?: string[];
+  /** Strongly consistent (base table only; DynamoDB refuses it on a secondary index). */
+  consistent?: boolean;
 }
 
 /** Pages of one key range, in sort-key order; `pageSize` bounds each Query call. */
 async function* queryRange<T>(range: KeyRange, pageSize?: () => number): AsyncGenerator<T[]> {
   const pkName = range.index ? `${range.index}pk` : "pk";
   const skName = range.index ? `${range.index}sk` : "sk";
+  const projected = Object.fromEntries((range.projection ?? []).map((name, i) => [`#p${i}`, name]));
   let startKey: Record<string, unknown> | undefined;
   do {
     const out = await dynamo().send(
@@ -147,7 +154,9 @@ async function* queryRange<T>(range: KeyRange, pageSize?: () => number): AsyncGe
         IndexName: range.index,
         KeyConditionExpression: range.skPrefix ? "#pk = :pk AND begins_with(#sk, :sk)" : "#pk = :pk",
         FilterExpression: range.filter?.expression,
-        ExpressionAttributeNames: { "#pk": pkName, ...(range.skPrefix ? { "#sk": skName } : {}), ...range.filter?.names },
+        ProjectionExpression: range.projection ? Object.keys(projected).join(", ") : undefined,
+        ConsistentRead: range.consistent,
+        ExpressionAttributeNames: { "#pk": pkName, ...(range.skPrefix ? { "#sk": skName } : {}), ...range.filter?.names, ...projected },
         ExpressionAttributeValues: { ":pk": range.pk, ...(range.skPrefix ? { ":sk": range.skPrefix } : {}), ...range.filter?.values },
         ScanIndexForward: range.ascending ?? false,
         Limit: pageSize?.(),
@@ -178,6 +187,27 @@ export async function queryAll<T = Item>(input: KeyRange): Promise<T[]> {
   const items: T[] = [];
   for await (const batch of queryRange<T>({ ascending: true, ...input })) items.push(...batch);
   return items;
+}
+
+export type Write = { put: Item } | { delete: { pk: string; sk: string } };
+
+/**
+ * Puts and deletes in BatchWriteItem calls of 25, `parallel` calls at a time; items DynamoDB leaves
+ * unprocessed are sent again after a growing pause, and after 9 tries the write fails.
+ */
+export async function writeBatch(writes: readonly Write[], parallel = 8): Promise<void> {
+  const table = resources.mainTable();
+  const batches: Write[][] = [];
+  for (let i = 0; i < writes.length; i += 25) batches.push(writes.slice(i, i + 25));
+  await mapConcurrently(batches, parallel, async (batch) => {
+    let pending: Array<Record<string, unknown>> = batch.map((w) => ("put" in w ? { PutRequest: { Item: w.put } } : { DeleteRequest: { Key: { pk: w.delete.pk, sk: w.delete.sk } } }));
+    for (let attempt = 0; pending.length > 0; attempt++) {
+      if (attempt > 8) throw new Error(`DynamoDB left ${pending.length} batched writes unprocessed`);
+      if (attempt > 0) await new Promise((r) => setTimeout(r, Math.min(50 * 2 ** attempt, 5000)));
+      const out = await dynamo().send(new BatchWriteCommand({ RequestItems: { [table]: pending } }));
+      pending = (out.UnprocessedItems?.[table] as typeof pending | undefined) ?? [];
+    }
+  });
 }
 
 export function isConditionFailure(err: unknown): boolean {
