@@ -3,14 +3,11 @@
  * same code drives the shared test runtime and the isolated one of `isolated-runtime.ts`.
  */
 import { expect } from "vitest";
-import { randomBytes } from "node:crypto";
-import type { ApiResponse } from "../support/api.js";
+import { requestAt, unique, type ApiResponse } from "../support/api.js";
 
 export type Kind = "project" | "snippet" | "group";
 export const plural = { project: "projects", snippet: "snippets", group: "groups" } as const;
 const TERMINAL = ["finished", "failed", "cleanup failed"];
-
-export const unique = (prefix: string) => `${prefix}-${randomBytes(4).toString("hex")}`;
 
 export interface Client {
   baseUrl: string;
@@ -20,20 +17,9 @@ export interface Client {
 type Options = { token?: string | null; body?: unknown };
 
 /** A real HTTP request; the admin token is sent unless `token` is given (null: none). */
-export async function call<T = any>(client: Client, method: string, path: string, opts: Options = {}): Promise<ApiResponse<T>> {
-  const headers: Record<string, string> = {};
-  const token = opts.token === undefined ? client.token : opts.token;
-  if (token) headers["Private-Token"] = token;
-  if (opts.body !== undefined) headers["Content-Type"] = "application/json";
-  const res = await fetch(`${client.baseUrl}${path}`, { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body) });
-  const text = await res.text();
-  let body: unknown = text;
-  try {
-    body = text ? JSON.parse(text) : undefined;
-  } catch {
-    /* not JSON */
-  }
-  return { status: res.status, body: body as T, headers: res.headers, text };
+export function call<T = any>(client: Client, method: string, path: string, opts: Options = {}): Promise<ApiResponse<T>> {
+  const token = opts.token === undefined ? client.token : (opts.token ?? undefined);
+  return requestAt<T>(client.baseUrl, method, path, { token, body: opts.body });
 }
 
 /** Polls the move's GET endpoint until it reaches a terminal state (no wall-clock assertions). */

@@ -12,11 +12,10 @@ export interface ApiResponse<T = any> {
   text: string;
 }
 
-export async function api<T = any>(
-  method: string,
-  path: string,
-  opts: { token?: string; body?: unknown; headers?: Record<string, string>; raw?: string } = {},
-): Promise<ApiResponse<T>> {
+type RequestOptions = { token?: string; body?: unknown; headers?: Record<string, string>; raw?: string };
+
+/** A real HTTP request to the runtime at `base`; JSON bodies are parsed, anything else kept as text. */
+export async function requestAt<T = any>(base: string, method: string, path: string, opts: RequestOptions = {}): Promise<ApiResponse<T>> {
   const headers: Record<string, string> = { ...opts.headers };
   if (opts.token) headers["Private-Token"] = opts.token;
   let body: string | undefined = opts.raw;
@@ -24,7 +23,7 @@ export async function api<T = any>(
     body = JSON.stringify(opts.body);
     headers["Content-Type"] ??= "application/json";
   }
-  const res = await fetch(`${baseUrl()}${path}`, { method, headers, body });
+  const res = await fetch(`${base}${path}`, { method, headers, body });
   const text = await res.text();
   let parsed: unknown = text;
   try {
@@ -34,6 +33,9 @@ export async function api<T = any>(
   }
   return { status: res.status, body: parsed as T, headers: res.headers, text };
 }
+
+/** A request to the shared test runtime. */
+export const api = <T = any>(method: string, path: string, opts: RequestOptions = {}) => requestAt<T>(baseUrl(), method, path, opts);
 
 export const unique = (prefix: string) => `${prefix}-${randomBytes(4).toString("hex")}`;
 
