@@ -18,7 +18,7 @@
  * counted against ingest. The consumer's own rate is the end-to-end row (`bench/errortracking.ts`).
  * This works because `npm run bench` runs the server in-process; elsewhere the swap is a no-op.
  */
-import { randomBytes, createHash } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { CreateQueueCommand, DeleteQueueCommand } from "@aws-sdk/client-sqs";
 import { load, type LoadResult } from "./load.js";
 
@@ -61,31 +61,18 @@ function envelope(): string {
   return `${JSON.stringify({ event_id: eventId, sent_at: new Date().toISOString(), sdk: { name: "sentry.javascript.node", version: "11.11.0" } })}\n{"type":"event"}\n${JSON.stringify(event)}`;
 }
 
-/** A project with integrated tracking and `n` keys: through the settings/keys API when it exists, else as contract items. */
+/** A project with integrated tracking and `n` client keys, through the settings and keys API (the bench runs the hosted offering). */
 async function setup(ctx: Ctx, n: number): Promise<{ projectId: number; keys: string[] }> {
   const headers = { "Private-Token": ctx.adminToken, "Content-Type": "application/json" };
-  const project = await fetch(`${ctx.baseUrl}/api/v4/projects`, { method: "POST", headers, body: JSON.stringify({ name: `ingest-bench-${randomBytes(3).toString("hex")}` }) });
-  const projectId = ((await project.json()) as { id: number }).id;
-  const settings = await fetch(`${ctx.baseUrl}/api/v4/projects/${projectId}/error_tracking/settings?active=true&integrated=true`, { method: "PUT", headers });
+  const ok = async (res: Response) => {
+    if (!res.ok) throw new Error(`bench/ingest setup: ${res.status} ${await res.text()}`);
+    return res.json() as Promise<Record<string, unknown>>;
+  };
+  const project = await ok(await fetch(`${ctx.baseUrl}/api/v4/projects`, { method: "POST", headers, body: JSON.stringify({ name: `ingest-bench-${randomBytes(3).toString("hex")}` }) }));
+  const projectId = project.id as number;
+  await ok(await fetch(`${ctx.baseUrl}/api/v4/projects/${projectId}/error_tracking/settings?active=true&integrated=true`, { method: "PUT", headers }));
   const keys: string[] = [];
-  if (settings.ok) {
-    for (let i = 0; i < n; i++) {
-      const res = await fetch(`${ctx.baseUrl}/api/v4/projects/${projectId}/error_tracking/client_keys`, { method: "POST", headers });
-      if (res.ok) keys.push(((await res.json()) as { public_key: string }).public_key);
-    }
-  }
-  if (keys.length === n) return { projectId, keys };
-  // The API is not there (or refused, e.g. not the hosted offering): write the contract items.
-  const { putItem } = await import("../functions/platform/db/table.js");
-  const { settingKey, clientKeyKey, keysOfProjectIndex } = await import("../functions/errortracking/domain/contracts.js");
-  await putItem({ ...settingKey(projectId), projectId, enabled: true, integrated: true, apiUrl: null, projectName: null, organizationName: null });
-  keys.length = 0;
-  for (let i = 0; i < n; i++) {
-    const publicKey = `glet_${randomBytes(16).toString("hex")}`;
-    const id = 900_000_000 + Math.floor(Math.random() * 99_000_000);
-    await putItem({ ...clientKeyKey(publicKey), ...keysOfProjectIndex(projectId, id), id, projectId, publicKey, secretHash: createHash("sha256").update(randomBytes(8)).digest("hex"), active: true, createdAt: new Date().toISOString() });
-    keys.push(publicKey);
-  }
+  for (let i = 0; i < n; i++) keys.push((await ok(await fetch(`${ctx.baseUrl}/api/v4/projects/${projectId}/error_tracking/client_keys`, { method: "POST", headers }))).public_key as string);
   return { projectId, keys };
 }
 
