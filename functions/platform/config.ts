@@ -30,8 +30,6 @@ export const instanceConfigSchema = z
   .strict();
 
 export type InstanceConfig = z.infer<typeof instanceConfigSchema>;
-export type StorageConfig = InstanceConfig["storages"][string];
-
 export function dataDir(): string {
   return resolve(process.env.FORGELINE_DATA_DIR ?? ".data");
 }

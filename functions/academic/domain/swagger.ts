@@ -7,7 +7,7 @@
  * is `string` (+ `format: date`) in 3.22 and `date` in 3.16.
  */
 import { nombreDeModelo, type CampoModelo, type Modelos } from "./modelos.js";
-import { BASES, type ParamQuery, type Recurso, type Release, type Servicio } from "./doc/tipos.js";
+import { BASES, PARAMETROS_ESPECIALES, type ParamQuery, type Recurso, type Release, type Servicio } from "./doc/tipos.js";
 import { lineaDeEstado } from "./errores.js";
 
 type Json = Record<string, unknown>;
@@ -44,7 +44,7 @@ export function definiciones(modelos: Modelos, release: Release): Json {
 function parametroQuery(p: ParamQuery, release: Release): Json {
   const tipo = p.tipo === "filter" || p.tipo === undefined ? "string" : p.tipo === "date" && release === "3.22" ? "string" : p.tipo;
   const extra = p.nombre === "order" && p.terminos ? ` Campos: ${p.terminos.join(", ")} (prefijo + ascendente, - descendente).` : "";
-  const filtro = ["order", "limit", "page"].includes(p.nombre) ? "" : " Formato: <condicion>;<valor>.";
+  const filtro = (PARAMETROS_ESPECIALES as readonly string[]).includes(p.nombre) ? "" : " Formato: <condicion>;<valor>.";
   return {
     name: p.nombre,
     in: "query",
