@@ -96,7 +96,7 @@ export function createApp(): Hono {
   // The Sentry collector applies its own limits (20 MiB compressed, 1 MiB per event) while it streams
   // the body, and answers them with Sentry's headers; everything else gets the platform limit.
   const platformLimit = bodyLimit({ maxSize: maxBodyBytes(), onError: (c) => renderTooLarge(c) });
-  app.use("*", (c, next) => (surfaceOf(c.req.path) === "sentry" && c.req.path.startsWith("/api/v4/error_tracking/collector") ? next() : platformLimit(c, next)));
+  app.use("*", (c, next) => (c.req.path.startsWith("/api/v4/error_tracking/collector") ? next() : platformLimit(c, next)));
   app.onError((err, c) => renderError(c, err));
   app.notFound((c) => {
     const surface = surfaceOf(c.req.path);
