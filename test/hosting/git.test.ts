@@ -426,6 +426,15 @@ describe("checksum", () => {
 
     gd(path, "pack-refs", "--all"); // refs move into packed-refs
     expect(await checksum("default", rel)).toBe(cliChecksum(path));
+
+    // A loose ref overrides its packed line; a symbolic ref counts as what it points at; a dangling
+    // one and an update in flight (`.lock`) do not count.
+    gd(path, "update-ref", "refs/heads/dev", "main");
+    gd(path, "symbolic-ref", "refs/remotes/origin/HEAD", "refs/heads/dev");
+    gd(path, "symbolic-ref", "refs/remotes/origin/gone", "refs/heads/nowhere");
+    writeFileSync(join(path, "refs", "heads", "main.lock"), `${"0".repeat(40)}\n`);
+    expect(await checksum("default", rel)).toBe(cliChecksum(path));
+    rmSync(join(path, "refs", "heads", "main.lock"));
     // An annotated tag is peeled to its commit when used as a ref.
     expect((await readFile("default", rel, { ref: "v1.0", filePath: "README.md" }))?.toString()).toBe("# Hello\n");
   });
