@@ -24,8 +24,9 @@ export const taskFunctions: Record<string, sst.aws.Function> = Object.fromEntrie
     w.name,
     new sst.aws.Function(
       `Task${pascal(w.name)}`,
-      // Moving a repository copies files between storages: allow minutes, not seconds.
-      lambdaArgs({ handler: handlerOf(w.module), link: linksFor(w.module, {}), timeout: "5 minutes" }),
+      // One invocation copies a batch of repositories between storages: allow Lambda's maximum
+      // (the ASL's Replicate/Cleanup timeouts match; FORGELINE_MOVE_BATCH_SIZE=1 for huge repositories).
+      lambdaArgs({ handler: handlerOf(w.module), link: linksFor(w.module, {}), timeout: "15 minutes" }),
     ),
   ]),
 );
@@ -76,7 +77,7 @@ function createMachine(asl: unknown) {
     { dependsOn: [invoke] },
   );
 
-  // The distributed Map ("MoveRepositories") runs each move as a child execution of this machine.
+  // The distributed Map ("MoveRepositories") runs each batch of moves as a child execution of this machine.
   const executions = machine.arn.apply((a) => a.replace(":stateMachine:", ":execution:"));
   new aws.iam.RolePolicy("StorageMoveMapRuns", {
     role: role.id,

@@ -14,7 +14,8 @@ import { checksum, hashedRelativePath, repositoryExists } from "../../functions/
 import { injectMoveFaults } from "../../functions/moves/domain/fault-injection.js";
 import { StorageIOError } from "../../functions/moves/domain/errors.js";
 import { findMove } from "../../functions/moves/domain/records.js";
-import { startMove } from "../../functions/moves/domain/steps.js";
+import { startMoves } from "../../functions/moves/domain/steps.js";
+import { drainPolicy } from "../../functions/moves/domain/execution.js";
 import { startIsolatedRuntime, type IsolatedRuntime } from "./isolated-runtime.js";
 import { call, commit, newProject, scheduleMove, storageOf, waitForMove } from "./support.js";
 
@@ -105,9 +106,9 @@ describe("a fault at each step of a move", () => {
     try {
       while ((await findMove("project", move.id))?.state !== "replicated") await new Promise((r) => setTimeout(r, 20));
       const record = (await findMove("project", move.id))!;
-      const input = { move: { moveId: move.id, kind: "project" as const, containerId: id } };
-      expect((await startMove({ ...input, executionId: record.executionArn })).resumeAt).toBe("Cleanup");
-      expect((await startMove({ ...input, executionId: "arn:aws:states:us-east-1:000000000000:execution:other" })).resumeAt).toBe("Done");
+      const batch = { moves: [{ moveId: move.id, kind: "project" as const, containerId: id }], drain: drainPolicy() };
+      expect((await startMoves({ batch, executionId: record.executionArn })).moves[0]).toMatchObject({ stage: "replicated", sourceStorage: "default", destinationStorage: "cluster" });
+      expect((await startMoves({ batch, executionId: "arn:aws:states:us-east-1:000000000000:execution:other" })).moves[0]!.stage).toBe("done");
       // Switched: writable on the destination already, but no second move while this one may still delete a copy.
       expect((await commit(iso, id, "after the switch")).status).toBe(201);
       const second = await call(iso, "POST", `/api/v4/projects/${id}/repository_storage_moves`, { body: { destination_storage_name: "secondary" } });
@@ -215,5 +216,39 @@ describe("a fault at each step of a move", () => {
     expect(done).toMatchObject({ state: "failed", error_message: "injected: moveStart lost its storage" });
     expect(failures).toBeGreaterThanOrEqual(2);
     await expectRecovered(id, before, "default", "cluster");
+  });
+});
+
+describe("a fault in a batch of moves", () => {
+  it("fails only the move it hits: the others of its batch finish", async () => {
+    const projects = await Promise.all([1, 2, 3].map(() => projectOnDefault()));
+    const [first, blocked, last] = projects as [(typeof projects)[0], (typeof projects)[0], (typeof projects)[0]];
+    const blockedPath = dirname(repoPaths("cluster", "project", blocked.id)[1]!);
+    mkdirSync(dirname(blockedPath), { recursive: true });
+    writeFileSync(blockedPath, "not a directory");
+    process.env.FORGELINE_MOVE_BATCH_SIZE = "25"; // every project on default in one batch
+    try {
+      const res = await call(iso, "POST", "/api/v4/project_repository_storage_moves", { body: { source_storage_name: "default", destination_storage_name: "cluster" } });
+      expect(res.status).toBe(202);
+      const latest = async (id: number) => (await call(iso, "GET", `/api/v4/projects/${id}/repository_storage_moves?per_page=1`)).body[0];
+      const moves = await Promise.all(projects.map(async ({ id }) => {
+        for (;;) {
+          const move = await latest(id);
+          if (move && ["finished", "failed", "cleanup failed"].includes(move.state)) return move;
+          await new Promise((r) => setTimeout(r, 50));
+        }
+      }));
+      expect(moves.map((m) => m.state)).toEqual(["finished", "failed", "finished"]);
+      expect(moves[1].error_message).toMatch(/ENOTDIR/);
+      for (const { id, before } of [first, last]) {
+        expect(await storageOf("project", id)).toBe("cluster");
+        expect(await checksum("cluster", rel(id))).toBe(before);
+        expect(await repositoryExists("default", rel(id))).toBe(false);
+      }
+    } finally {
+      delete process.env.FORGELINE_MOVE_BATCH_SIZE;
+      rmSync(blockedPath, { force: true });
+    }
+    await expectRecovered(blocked.id, blocked.before, "default", "cluster");
   });
 });

@@ -2,8 +2,8 @@
  * Bulk scheduling ("move every project on storage X"). The POST only validates and starts a bulk
  * execution, so it answers at once however many repositories there are. The execution pages through
  * the source storage's index (a Query, never a Scan): each page schedules up to `pageSize` moves and
- * runs them with the state machine's bounded concurrency before the next page is read, so
- * repositories stay writable until their turn comes.
+ * runs them, in batches (`batch.ts`) with the state machine's bounded concurrency, before the next
+ * page is read, so repositories stay writable until their turn comes.
  */
 import { QueryCommand } from "@aws-sdk/lib-dynamodb";
 import { dynamo } from "../../platform/aws.js";
@@ -12,16 +12,17 @@ import { GSI2, getItems, nextIds } from "../../platform/db/table.js";
 import { paramError } from "../../platform/http/errors.js";
 import { log } from "../../platform/log.js";
 import { mapConcurrently } from "../../platform/concurrency.js";
-import { pickStorage } from "../../identity/domain/settings.js";
+import { pickStorage, pickWeighted, storageWeights } from "../../identity/domain/settings.js";
 import { containerKey, storageIndexPk } from "../../hosting/domain/keys.js";
 import { moveSequence, type MoveKind } from "../keys.js";
 import { displayPath, type AnyContainer } from "./containers.js";
-import { drainPolicy, startBulkExecution, type BulkInput, type DrainPolicy, type MoveInput } from "./execution.js";
+import { batchSize, drainPolicy, startBulkExecution, type BulkInput, type DrainPolicy, type MoveBatchInput, type MoveInput } from "./execution.js";
 import { assertBulkStorages } from "./policy.js";
-import { findMove, isTerminal } from "./records.js";
-import { createScheduledMove, NotSchedulableError } from "./schedule.js";
+import { findMove, isTerminal, type MoveRecord } from "./records.js";
+import { createScheduledMove, newMoveRecord, NotSchedulableError, schedulingItems } from "./schedule.js";
+import { transactEach } from "./transitions.js";
 
-/** Scheduling transactions in flight at once within a page. */
+/** Containers looked at again at once within a page (held already, or changed since read). */
 const SCHEDULE_CONCURRENCY = 8;
 
 const pageSize = () => Math.min(500, Math.max(1, Number(process.env.FORGELINE_MOVE_BULK_PAGE_SIZE) || 50));
@@ -38,7 +39,7 @@ export async function scheduleBulkMoves(kind: MoveKind, source: string, destinat
 export interface BatchState extends BulkInput {
   cursor?: string;
   more?: boolean;
-  moves?: MoveInput[];
+  batches?: MoveBatchInput[];
 }
 
 /** One page of a bulk execution. Safe to run again: moves it already scheduled are picked up, not lost. */
@@ -56,18 +57,36 @@ export async function scheduleBatch(state: BatchState, executionName: string): P
     }),
   );
   const rows = (out.Items ?? []) as Array<{ id: number; gsi2sk: string }>;
-  // One batch read for the page's containers and one write reserving its move ids; then the
-  // per-record transactions, a few at a time (each is independent and conditional on its container).
+  // One batch read for the page's containers, one write reserving its move ids, and one transaction
+  // scheduling its fresh containers (each conditional on its container; if one condition fails,
+  // each container is scheduled on its own and the one that changed is skipped).
   const containers = await getItems<AnyContainer>(rows.map((row) => containerKey(kind, row.id)));
   const fresh = containers.map((c) => !!c && c.storage === source && !!c.relativePath && !c.readOnly && c.storageMoveId === undefined);
   const ids = await nextIds(moveSequence(kind), fresh.filter(Boolean).length);
-  const reserved = fresh.map((isFresh) => (isFresh ? ids.shift() : undefined));
-  const scheduled = await mapConcurrently(containers, SCHEDULE_CONCURRENCY, (container, i) =>
-    container ? scheduleOne(kind, container, source, destination, executionName, reserved[i]) : Promise.resolve(undefined),
+  const weights = destination ? undefined : await storageWeights();
+  const scheduled = new Array<number | undefined>(rows.length);
+  const batch: Array<{ index: number; move: MoveRecord }> = [];
+  containers.forEach((container, index) => {
+    if (!container || !fresh[index]) return;
+    const id = ids.shift()!;
+    const target = destination ?? pickWeighted(weights!, [source]);
+    if (target) batch.push({ index, move: newMoveRecord(kind, container as AnyContainer & { storage: string; relativePath: string }, target, id, executionName) });
+    else skipped(kind, container, source, new NotSchedulableError(kind, "has no destination: no other storage has a weight above 0"));
+  });
+  const together = await transactEach(
+    batch.map(({ move }) => schedulingItems(move)),
+    async (i) => (scheduled[batch[i]!.index] = await scheduleOne(kind, containers[batch[i]!.index]!, source, batch[i]!.move.destinationStorage, executionName, batch[i]!.move.id)) !== undefined,
   );
+  together.forEach((ok, i) => ok && (scheduled[batch[i]!.index] ??= batch[i]!.move.id));
+  // The others were held already (by an earlier run of this execution?) or moved since the index was read.
+  await mapConcurrently(containers, SCHEDULE_CONCURRENCY, async (container, i) => {
+    if (container && !fresh[i]) scheduled[i] = await scheduleOne(kind, container, source, destination, executionName);
+  });
   const moves: MoveInput[] = [];
-  scheduled.forEach((moveId, i) => moveId !== undefined && moves.push({ moveId, kind, containerId: rows[i]!.id, drain }));
-  return { bulk: state.bulk, cursor: rows.at(-1)?.gsi2sk ?? state.cursor, more: !!out.LastEvaluatedKey, moves };
+  scheduled.forEach((moveId, i) => moveId !== undefined && moves.push({ moveId, kind, containerId: rows[i]!.id }));
+  const size = batchSize();
+  const batches = Array.from({ length: Math.ceil(moves.length / size) }, (_, b) => ({ moves: moves.slice(b * size, (b + 1) * size), drain }));
+  return { bulk: state.bulk, cursor: rows.at(-1)?.gsi2sk ?? state.cursor, more: !!out.LastEvaluatedKey, batches };
 }
 
 async function scheduleOne(kind: MoveKind, container: AnyContainer, source: string, destination: string | undefined, executionName: string, id?: number) {
@@ -85,8 +104,12 @@ async function scheduleOne(kind: MoveKind, container: AnyContainer, source: stri
     return move.id;
   } catch (err) {
     if (!(err instanceof NotSchedulableError)) throw err;
-    // GitLab's bulk service logs and carries on with the next container.
-    log.info(`Container ${displayPath(kind, container)} (${container.id}) was skipped: ${err.message}`, { kind, containerId: container.id, source });
+    skipped(kind, container, source, err);
     return undefined;
   }
+}
+
+/** GitLab's bulk service logs a container it cannot schedule and carries on with the next. */
+function skipped(kind: MoveKind, container: AnyContainer, source: string, err: NotSchedulableError) {
+  log.info(`Container ${displayPath(kind, container)} (${container.id}) was skipped: ${err.message}`, { kind, containerId: container.id, source });
 }

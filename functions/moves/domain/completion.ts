@@ -2,41 +2,73 @@
  * The end of a move: removing the source copy, `finished`, and the failure path. The one rule every
  * deletion here follows: never remove the copy the container points at.
  */
+import { getItems } from "../../platform/db/table.js";
 import { removeRepository } from "../../hosting/domain/git/index.js";
+import { containerKey } from "../../hosting/domain/keys.js";
 import { describeError, log } from "../../platform/log.js";
-import { loadContainer } from "./containers.js";
+import { mapConcurrently } from "../../platform/concurrency.js";
+import { moveKey } from "../keys.js";
+import { failOne, forEachMove, movesAt, note, settled, type CaughtError, type MoveBatch, type MoveItem } from "./batch.js";
+import { loadContainer, type AnyContainer } from "./containers.js";
 import { MoveConflictError } from "./errors.js";
-import { findMove, isTerminal, requireMove, truncateError, type MoveState } from "./records.js";
-import { markCleanupFailed, markFailed, markFinished, noteStep } from "./transitions.js";
-import type { MoveWork } from "./steps.js";
+import { findMove, isTerminal, requireMove, truncateError, type MoveRecord, type MoveState } from "./records.js";
+import { markAllFinished, markCleanupFailed, markFailed } from "./transitions.js";
 
-/** Removes the source copy, once the container is on the destination. */
-export async function cleanupSource(work: MoveWork): Promise<MoveWork> {
-  const move = await requireMove(work.kind, work.moveId);
-  if (move.state === "finished") return { ...work, state: move.state };
-  if (move.state !== "replicated") throw new MoveConflictError(`Storage move ${move.id} is ${move.state}, not replicated`);
-  const container = await loadContainer(move.kind, move.containerId);
-  if (container && container.storage !== move.destinationStorage) {
-    throw new MoveConflictError(`Refusing to remove the source copy: the repository is recorded on ${container.storage}`);
-  }
-  await removeRepository(move.sourceStorage, move.relativePath);
-  await noteStep(move, "source copy removed", `from ${move.sourceStorage}`);
-  return work;
+const REMOVE_CONCURRENCY = 4;
+
+/** Removes each switched repository's source copy, once its container is on the destination. */
+export async function cleanupSources(input: MoveBatch): Promise<MoveBatch> {
+  const batch = structuredClone(input);
+  const moves = movesAt(batch, "replicated");
+  const containers = await getItems<AnyContainer>(moves.map((m) => containerKey(m.kind, m.containerId)));
+  await forEachMove(moves, REMOVE_CONCURRENCY, async (move) => {
+    const container = containers[moves.indexOf(move)];
+    if (container && container.storage !== move.destinationStorage) {
+      throw new MoveConflictError(`Refusing to remove the source copy: the repository is recorded on ${container.storage}`);
+    }
+    await removeRepository(move.sourceStorage, move.relativePath);
+    move.notes = [...(move.notes ?? []), note("source copy removed", `from ${move.sourceStorage}`)];
+  });
+  return settled(batch);
 }
 
-export async function finishMove(work: MoveWork): Promise<{ moveId: number; state: MoveState }> {
-  const move = await requireMove(work.kind, work.moveId);
-  if (move.state !== "finished" && !(await markFinished(move))) {
-    const after = await requireMove(move.kind, move.id);
-    if (after.state !== "finished") throw new MoveConflictError(`Storage move ${move.id} is ${after.state}, not replicated`);
-  }
-  return { moveId: move.id, state: "finished" };
+/** `replicated → finished` for the batch's cleaned-up moves, releasing their containers, in one transaction. */
+export async function finishMoves(input: MoveBatch): Promise<MoveBatch> {
+  const batch = structuredClone(input);
+  const moves = movesAt(batch, "replicated");
+  const done = await markAllFinished(moves.map((m) => ({ move: { id: m.moveId, kind: m.kind, containerId: m.containerId }, notes: m.notes })));
+  const others = moves.filter((_, i) => !done[i]);
+  const now = others.length ? await getItems<MoveRecord>(others.map((m) => moveKey(m.kind, m.moveId))) : [];
+  moves.forEach((move) => {
+    const i = others.indexOf(move);
+    const state = i >= 0 ? now[i]?.state : "finished";
+    // Not finished by this try: finished by an earlier one (a retry), or someone else changed it.
+    if (state !== "finished") failOne(move, new MoveConflictError(`Storage move ${move.moveId} is ${state ?? "gone"}, not replicated`));
+    else Object.assign(move, { stage: "done", state, notes: [] });
+  });
+  return settled(batch);
 }
 
-/** The `Error`/`Cause` pair Step Functions hands to a `Catch`; a Lambda's Cause is its JSON error. */
-export interface CaughtError {
-  Error?: string;
-  Cause?: string;
+/**
+ * The failure path: each move that failed on its own, and every move this execution was still
+ * working on when a whole step failed (`error`, from the `Catch`), ends `failed` or `cleanup failed`.
+ * Moves already done are left as they are. Returns each move's outcome.
+ */
+export async function failMoves(batch: MoveBatch): Promise<{ moves: Array<{ moveId: number; kind: MoveItem["kind"]; state: MoveState }> }> {
+  const outcomes = await forEachOutcome(batch.moves, async (move) => {
+    const error = move.error ?? (move.stage === "done" ? undefined : batch.error);
+    if (!error) return move.state ?? (await findMove(move.kind, move.moveId))?.state ?? "failed";
+    return (await failMove({ kind: move.kind, moveId: move.moveId, error, notes: move.notes })).state;
+  });
+  return { moves: batch.moves.map((m, i) => ({ moveId: m.moveId, kind: m.kind, state: outcomes[i]! })) };
+}
+
+/** Unlike the steps, the failure path fails as a whole (after every move settled), so it is retried until it is recorded. */
+async function forEachOutcome(moves: MoveItem[], fn: (move: MoveItem) => Promise<MoveState>): Promise<MoveState[]> {
+  const results = await mapConcurrently(moves, REMOVE_CONCURRENCY, (move) => fn(move).then((state) => ({ state }), (error: unknown) => ({ error })));
+  const failure = results.find((r) => "error" in r);
+  if (failure && "error" in failure) throw failure.error;
+  return results.map((r) => (r as { state: MoveState }).state);
 }
 
 export function failureMessage(error: CaughtError | undefined): string {
@@ -54,13 +86,13 @@ export function failureMessage(error: CaughtError | undefined): string {
  * GitLab's `do_fail`: `failed` while the repository is still on the source (it becomes writable
  * there again, and a partial destination copy is removed first), `cleanup failed` once switched.
  */
-export async function failMove(work: Pick<MoveWork, "kind" | "moveId"> & { error?: CaughtError }): Promise<{ moveId: number; state: MoveState }> {
+async function failMove(work: Pick<MoveItem, "kind" | "moveId" | "notes"> & { error?: CaughtError }): Promise<{ moveId: number; state: MoveState }> {
   const move = await findMove(work.kind, work.moveId);
   if (!move) return { moveId: work.moveId, state: "failed" };
   if (isTerminal(move.state)) return { moveId: move.id, state: move.state };
   const message = failureMessage(work.error);
   if (move.state === "replicated") {
-    await markCleanupFailed(move, message);
+    await markCleanupFailed(move, message, work.notes);
     return { moveId: move.id, state: "cleanup failed" };
   }
   const container = await loadContainer(move.kind, move.containerId);
@@ -71,7 +103,7 @@ export async function failMove(work: Pick<MoveWork, "kind" | "moveId"> & { error
       log.warn("could not remove a partial destination copy", { moveId: move.id, kind: move.kind, ...describeError(err) }),
     );
   }
-  if (!(await markFailed(move, message))) {
+  if (!(await markFailed(move, message, work.notes))) {
     const after = await requireMove(move.kind, move.id);
     if (!isTerminal(after.state)) throw new MoveConflictError(`Storage move ${move.id} could not be marked failed (state ${after.state})`);
     return { moveId: move.id, state: after.state };

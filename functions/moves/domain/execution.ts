@@ -32,13 +32,28 @@ export function drainPolicy(overrides: Partial<DrainPolicy> = {}): DrainPolicy {
   };
 }
 
-/** One repository's move, as the state machine receives it (also as one item of a bulk page). */
+/** One repository's move, as the state machine receives it. */
 export interface MoveInput {
   moveId: number;
   kind: MoveKind;
   containerId: number;
+}
+
+/**
+ * What one iteration of the state machine's Map runs: a few moves that go through the steps
+ * together, each step one task invocation and one batched DynamoDB write for all of them (a single
+ * move is a batch of one). See `domain/batch.ts`.
+ */
+export interface MoveBatchInput {
+  moves: MoveInput[];
   drain: DrainPolicy;
 }
+
+/**
+ * Moves per batch in a bulk execution (`FORGELINE_MOVE_BATCH_SIZE`, 1–25, default 10). A batch's
+ * copies share one task invocation (15 minutes at most on Lambda): use 1 for very large repositories.
+ */
+export const batchSize = () => Math.min(25, Math.max(1, Number(process.env.FORGELINE_MOVE_BATCH_SIZE) || 10));
 
 /** Input of a bulk execution: it pages through the source storage and schedules as it goes. */
 export interface BulkInput {
@@ -67,7 +82,7 @@ async function start(name: string, input: unknown): Promise<string | undefined> 
 }
 
 export function startMoveExecution(move: MoveRecord, drain: DrainPolicy) {
-  const input: MoveInput = { moveId: move.id, kind: move.kind, containerId: move.containerId, drain };
+  const input: MoveBatchInput = { moves: [{ moveId: move.id, kind: move.kind, containerId: move.containerId }], drain };
   return start(moveExecutionName(move), input);
 }
 

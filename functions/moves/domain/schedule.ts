@@ -4,7 +4,7 @@
  * held by another move. Only then does anything start; a start that fails is rolled back to a
  * `failed` record and a writable repository.
  */
-import { getItem, nextId } from "../../platform/db/table.js";
+import { getItem, nextId, type TransactItem } from "../../platform/db/table.js";
 import { ApiError } from "../../platform/http/errors.js";
 import { containerKey } from "../../hosting/domain/keys.js";
 import { allMovesIndex, containerMovesIndex, moveKey, moveSequence, type MoveKind } from "../keys.js";
@@ -34,18 +34,10 @@ export function assertSchedulable(kind: MoveKind, c: ContainerRepository): asser
   if (c.storageMoveId !== undefined) throw new NotSchedulableError(kind, BUSY);
 }
 
-/** Creates the `scheduled` record and marks the container read-only, atomically. */
-export async function createScheduledMove(
-  kind: MoveKind,
-  container: ContainerRepository,
-  destination: string,
-  /** `id`: one the caller reserved (bulk scheduling reserves a page's ids at once). */
-  origin: { bulkExecution?: string; id?: number } = {},
-): Promise<MoveRecord> {
-  assertSchedulable(kind, container);
-  const { id = await nextId(moveSequence(kind)), ...rest } = origin;
+/** The `scheduled` record of a new move (not written yet). */
+export function newMoveRecord(kind: MoveKind, container: ContainerRepository & { storage: string; relativePath: string }, destination: string, id: number, bulkExecution?: string): MoveRecord {
   const at = new Date().toISOString();
-  const move: MoveRecord = {
+  return {
     id,
     kind,
     containerId: container.id,
@@ -57,22 +49,39 @@ export async function createScheduledMove(
     createdAt: at,
     updatedAt: at,
     history: [{ step: "scheduled", at }],
-    ...rest,
+    ...(bulkExecution ? { bulkExecution } : {}),
   };
-  const created = await tryTransaction([
-    { Put: { Item: { ...moveKey(kind, id), ...allMovesIndex(kind, id), ...containerMovesIndex(kind, container.id, id), type: "storage-move", ...move }, ConditionExpression: "attribute_not_exists(pk)" } },
+}
+
+/** Writing the record, and holding its container read-only on condition it is still as read. */
+export function schedulingItems(move: MoveRecord): TransactItem[] {
+  const { kind, id } = move;
+  return [
+    { Put: { Item: { ...moveKey(kind, id), ...allMovesIndex(kind, id), ...containerMovesIndex(kind, move.containerId, id), type: "storage-move", ...move }, ConditionExpression: "attribute_not_exists(pk)" } },
     {
       Update: {
-        Key: containerKey(kind, container.id),
+        Key: containerKey(kind, move.containerId),
         UpdateExpression: "SET readOnly = :true, storageMoveId = :id",
         ConditionExpression:
           "attribute_exists(pk) AND #storage = :src AND relativePath = :rel AND (attribute_not_exists(readOnly) OR readOnly = :false) AND attribute_not_exists(storageMoveId)",
         ExpressionAttributeNames: { "#storage": "storage" },
-        ExpressionAttributeValues: { ":true": true, ":false": false, ":id": id, ":src": container.storage, ":rel": container.relativePath },
+        ExpressionAttributeValues: { ":true": true, ":false": false, ":id": id, ":src": move.sourceStorage, ":rel": move.relativePath },
       },
     },
-  ]);
-  if (!created) {
+  ];
+}
+
+/** Creates the `scheduled` record and marks the container read-only, atomically. */
+export async function createScheduledMove(
+  kind: MoveKind,
+  container: ContainerRepository,
+  destination: string,
+  /** `id`: one the caller reserved (bulk scheduling reserves a page's ids at once). */
+  origin: { bulkExecution?: string; id?: number } = {},
+): Promise<MoveRecord> {
+  assertSchedulable(kind, container);
+  const move = newMoveRecord(kind, container, destination, origin.id ?? (await nextId(moveSequence(kind))), origin.bulkExecution);
+  if (!(await tryTransaction(schedulingItems(move)))) {
     // Someone changed the container since we read it: report what it is now.
     const key = containerKey(kind, container.id);
     const now = await getItem<ContainerRepository>(key.pk, key.sk);

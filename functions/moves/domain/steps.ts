@@ -1,92 +1,125 @@
 /**
- * The steps of one move up to the switch, as the state machine runs them. Each step re-reads the
- * move and the container and checks they are as the step expects, so a redelivered or retried step
- * either does the same thing again harmlessly or stops with a `MoveConflictError`.
+ * The steps of a batch of moves up to the switch, as the state machine runs them (see `batch.ts`).
+ *
+ * Each step's writes are conditional on the state it expects (a move `scheduled` or `started`, its
+ * container held read-only by it on the source), so a retried step or a second execution can never
+ * both win. Reads happen where a decision needs the current item: the records and their containers'
+ * write leases at the start, the leases again while draining.
  */
+import { getItems } from "../../platform/db/table.js";
 import { hasWriteInFlight } from "../../hosting/domain/write-path.js";
+import { containerKey } from "../../hosting/domain/keys.js";
 import { checksum, replicaChecksums, replicate, ChecksumMismatchError } from "../../hosting/domain/git/index.js";
-import { kindInfo, loadContainer, type AnyContainer } from "./containers.js";
+import { moveKey } from "../keys.js";
+import { failOne, forEachMove, movesAt, note, refOf, settled, type ActiveMove, type MoveBatch, type MoveItem, type Stage } from "./batch.js";
+import { kindInfo, type AnyContainer } from "./containers.js";
 import { DrainTimeoutError, MoveConflictError } from "./errors.js";
-import { drainPolicy, type MoveInput } from "./execution.js";
-import { requireMove, type MoveRecord, type MoveState } from "./records.js";
-import { markStarted, noteStep, switchStorage } from "./transitions.js";
+import { drainPolicy } from "./execution.js";
+import type { MoveRecord } from "./records.js";
+import { markAllStarted, noteStep, switchAll } from "./transitions.js";
 
-/** What travels between the states of one move. */
-export interface MoveWork extends MoveInput {
-  executionId?: string;
-  /** Epoch ms after which in-flight writes no longer count as draining but as a failure. */
-  drainDeadline: number;
-  /** Where the state machine continues after the start step. */
-  resumeAt: "CheckWrites" | "Cleanup" | "Done";
-  state: MoveState;
-  writesInFlight?: boolean;
+/** Repositories copied (or verified) at once within one batch. */
+const COPY_CONCURRENCY = 4;
+
+const recordsOf = (moves: MoveItem[]) => getItems<MoveRecord>(moves.map((m) => moveKey(m.kind, m.moveId)));
+
+/**
+ * `scheduled → started` for every move of the batch, in one transaction. A move that is no longer
+ * `scheduled` was handled already (GitLab's idempotent re-delivery) and is `done` here — unless this
+ * very execution started it (a retried step, or the local runner restarting an interrupted
+ * execution): then it resumes where it was, at the copy (`started`) or the cleanup (`replicated`).
+ * The containers are read in the same round trip, for the first look at in-flight writes.
+ */
+export async function startMoves(input: { batch: MoveBatch; executionId?: string }): Promise<MoveBatch> {
+  const batch = structuredClone(input.batch);
+  const arn = input.executionId;
+  const { moves } = batch;
+  const read = await getItems<MoveRecord | AnyContainer>([...moves.map((m) => moveKey(m.kind, m.moveId)), ...moves.map((m) => containerKey(m.kind, m.containerId))]);
+  let records = read.slice(0, moves.length) as Array<MoveRecord | undefined>;
+  const containers = read.slice(moves.length) as Array<AnyContainer | undefined>;
+  const scheduled = records.filter((r): r is MoveRecord => r?.state === "scheduled");
+  const started = new Set<number>();
+  (await markAllStarted(scheduled, arn)).forEach((ok, i) => ok && started.add(scheduled[i]!.id));
+  if (started.size < records.length) records = await recordsOf(moves); // see what the others are now
+  moves.forEach((move, i) => {
+    const current = records[i];
+    const record = current && started.has(current.id) ? { ...current, state: "started" as const, executionArn: arn } : current;
+    const ours = !!record && (record.executionArn ?? null) === (arn ?? null);
+    const stage: Stage = !ours ? "done" : record.state === "started" ? "started" : record.state === "replicated" ? "replicated" : "done";
+    Object.assign(move, { stage, state: record?.state }, record && { sourceStorage: record.sourceStorage, destinationStorage: record.destinationStorage, relativePath: record.relativePath });
+  });
+  const drain = drainPolicy(batch.drain);
+  const startedBatch = { ...batch, drain, executionId: arn, drainDeadline: Date.now() + drain.timeoutSeconds * 1000 };
+  return inspectWrites(startedBatch, (move) => containers[moves.indexOf(move)]);
 }
 
 /**
- * `scheduled → started`. A move that is no longer `scheduled` was handled already (GitLab's
- * idempotent re-delivery): nothing to do — unless this very execution is running it again (a retried
- * step, or the local runner restarting an interrupted execution), which resumes where it was.
+ * In-flight writes are writes holding an unexpired lease (new ones are refused while read-only).
+ * A move whose container is no longer held by it fails; one still seeing writes after the drain
+ * deadline fails with GitLab's message. Runs again after each drain interval while writes remain.
  */
-export async function startMove(input: { move: Omit<MoveInput, "drain"> & { drain?: MoveInput["drain"] }; executionId?: string }): Promise<MoveWork> {
-  const { moveId, kind, containerId } = input.move;
-  const drain = drainPolicy(input.move.drain);
-  let move = await requireMove(kind, moveId);
-  if (move.state === "scheduled" && (await markStarted(move, input.executionId))) move = { ...move, state: "started", executionArn: input.executionId };
-  else move = await requireMove(kind, moveId);
-  const ours = (move.executionArn ?? null) === (input.executionId ?? null);
-  const resumeAt = !ours ? "Done" : move.state === "started" ? "CheckWrites" : move.state === "replicated" ? "Cleanup" : "Done";
-  return { moveId, kind, containerId, drain, executionId: input.executionId, drainDeadline: Date.now() + drain.timeoutSeconds * 1000, resumeAt, state: move.state };
+export async function checkWrites(input: MoveBatch): Promise<MoveBatch> {
+  const batch = structuredClone(input);
+  const moves = movesAt(batch, "started");
+  const containers = await getItems<AnyContainer>(moves.map((m) => containerKey(m.kind, m.containerId)));
+  return inspectWrites(batch, (move) => containers[moves.indexOf(move)]);
 }
 
-/** The move (read now, or just read by the caller) and its container, as a step after the start expects them. */
-async function startedMove(work: MoveWork, current?: MoveRecord): Promise<{ move: MoveRecord; container: AnyContainer }> {
-  const move = current ?? (await requireMove(work.kind, work.moveId));
-  if (move.state !== "started") throw new MoveConflictError(`Storage move ${move.id} is ${move.state}, not started`);
-  const container = await loadContainer(move.kind, move.containerId);
-  if (!container || container.storageMoveId !== move.id || container.storage !== move.sourceStorage || !container.readOnly) {
-    throw new MoveConflictError(`The ${kindInfo[move.kind].repositoryType} repository is no longer held read-only on ${move.sourceStorage} by storage move ${move.id}`);
-  }
-  return { move, container };
+async function inspectWrites(batch: MoveBatch, containerOf: (move: ActiveMove) => AnyContainer | undefined): Promise<MoveBatch> {
+  let writesInFlight = false;
+  await forEachMove(movesAt(batch, "started"), COPY_CONCURRENCY, async (move) => {
+    const container = containerOf(move);
+    if (!container || container.storageMoveId !== move.moveId || container.storage !== move.sourceStorage || !container.readOnly) {
+      throw new MoveConflictError(`The ${kindInfo[move.kind].repositoryType} repository is no longer held read-only on ${move.sourceStorage} by storage move ${move.moveId}`);
+    }
+    if (!hasWriteInFlight(container)) return void delete move.waiting;
+    if (Date.now() > (batch.drainDeadline ?? 0)) throw new DrainTimeoutError(`Timeout waiting for ${kindInfo[move.kind].repositoryType} repository pushes`);
+    writesInFlight = true;
+    if (!move.waiting) await noteStep(refOf(move), "waiting for writes to drain");
+    move.waiting = true;
+  });
+  return settled({ ...batch, writesInFlight });
 }
 
-/** In-flight writes are writes holding an unexpired lease; new ones are refused while read-only. */
-export async function checkWrites(work: MoveWork): Promise<MoveWork> {
-  const { move, container } = await startedMove(work);
-  const writesInFlight = hasWriteInFlight(container);
-  if (writesInFlight && Date.now() > work.drainDeadline) {
-    throw new DrainTimeoutError(`Timeout waiting for ${kindInfo[move.kind].repositoryType} repository pushes`);
-  }
-  if (writesInFlight && work.writesInFlight === undefined) await noteStep(move, "waiting for writes to drain");
-  return { ...work, writesInFlight };
-}
-
-/** Copies the repository to every replica of the destination and verifies each checksum. */
-export async function replicateRepository(work: MoveWork): Promise<MoveWork> {
-  const { move } = await startedMove(work);
-  await replicate(
-    { storage: move.sourceStorage, rel: move.relativePath },
-    { storage: move.destinationStorage, rel: move.relativePath },
-    { kind: kindInfo[move.kind].repositoryType },
-  );
-  await noteStep(move, "copied and verified", `to ${move.destinationStorage}`);
-  const { writesInFlight: _, ...rest } = work;
-  return rest;
+/** Copies each repository to every replica of its destination and verifies each checksum. */
+export async function replicateRepositories(input: MoveBatch): Promise<MoveBatch> {
+  const batch = structuredClone(input);
+  await forEachMove(movesAt(batch, "started"), COPY_CONCURRENCY, async (move) => {
+    await replicate(
+      { storage: move.sourceStorage, rel: move.relativePath },
+      { storage: move.destinationStorage, rel: move.relativePath },
+      { kind: kindInfo[move.kind].repositoryType },
+    );
+    move.notes = [...(move.notes ?? []), note("copied and verified", `to ${move.destinationStorage}`)];
+  });
+  const { writesInFlight: _, ...rest } = batch;
+  return settled(rest);
 }
 
 /**
- * Points the container at the destination. The copies are verified once more right before the
- * conditional write, so nothing that happened to them since the replication step goes unnoticed.
+ * Points each container at its destination, all in one transaction. The copies are verified once
+ * more right before it, so nothing that happened to them since the replication step goes unnoticed;
+ * the verified checksum is recorded with the `replicated` entry.
  */
-export async function switchToDestination(work: MoveWork): Promise<MoveWork> {
-  const current = await requireMove(work.kind, work.moveId);
-  if (current.state === "replicated") return { ...work, state: "replicated" }; // retry after a committed switch
-  const { move } = await startedMove(work, current);
-  const expected = await checksum(move.sourceStorage, move.relativePath);
-  const mismatch = (await replicaChecksums(move.destinationStorage, move.relativePath)).find((sum) => sum !== expected);
-  if (mismatch !== undefined) throw new ChecksumMismatchError(expected, mismatch, kindInfo[move.kind].repositoryType);
-  if (!(await switchStorage(move, `checksum ${expected}`))) {
-    const after = await requireMove(move.kind, move.id);
-    if (after.state !== "replicated") throw new MoveConflictError(`Storage move ${move.id} could not switch the repository to ${move.destinationStorage}`);
+export async function switchToDestination(input: MoveBatch): Promise<MoveBatch> {
+  const batch = structuredClone(input);
+  const moves = movesAt(batch, "started");
+  const verified = new Map<number, string>();
+  await forEachMove(moves, COPY_CONCURRENCY, async (move) => {
+    const expected = await checksum(move.sourceStorage, move.relativePath);
+    const mismatch = (await replicaChecksums(move.destinationStorage, move.relativePath)).find((sum) => sum !== expected);
+    if (mismatch !== undefined) throw new ChecksumMismatchError(expected, mismatch, kindInfo[move.kind].repositoryType);
+    verified.set(move.moveId, expected);
+  });
+  const ready = moves.filter((m) => !m.error);
+  const switched = await switchAll(ready.map((m) => ({ move: refOf(m), extra: { notes: m.notes, detail: `checksum ${verified.get(m.moveId)}` } })));
+  const others = ready.filter((_, i) => !switched[i]);
+  // Not switched now: either an earlier try of this step committed it (a retry), or the move conflicts.
+  const now = others.length ? await recordsOf(others) : [];
+  for (const move of ready) {
+    const i = others.indexOf(move);
+    if (i >= 0 && now[i]?.state !== "replicated") failOne(move, new MoveConflictError(`Storage move ${move.moveId} could not switch the repository to ${move.destinationStorage}`));
+    else Object.assign(move, { stage: "replicated", state: "replicated", notes: [] });
   }
-  return { ...work, state: "replicated" };
+  return settled(batch);
 }

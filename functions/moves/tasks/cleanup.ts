@@ -1,5 +1,5 @@
-/** Task `moveCleanup`: remove the source copy of a switched repository. */
-import { cleanupSource } from "../domain/completion.js";
+/** Task `moveCleanup`: remove the source copies of a batch's switched repositories. */
+import { cleanupSources } from "../domain/completion.js";
 import { moveTask } from "./task.js";
 
-export const handler = moveTask("moveCleanup", cleanupSource);
+export const handler = moveTask("moveCleanup", cleanupSources);

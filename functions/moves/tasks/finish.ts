@@ -1,5 +1,5 @@
-/** Task `moveFinish`: `replicated → finished`, releasing the container. */
-import { finishMove } from "../domain/completion.js";
+/** Task `moveFinish`: `replicated → finished` for a batch's cleaned-up moves. */
+import { finishMoves } from "../domain/completion.js";
 import { moveTask } from "./task.js";
 
-export const handler = moveTask("moveFinish", finishMove);
+export const handler = moveTask("moveFinish", finishMoves);

@@ -1,5 +1,5 @@
-/** Task `moveReplicate`: copy to every destination replica and verify the checksums. */
-import { replicateRepository } from "../domain/steps.js";
+/** Task `moveReplicate`: copy each repository of a batch to its destination and verify it. */
+import { replicateRepositories } from "../domain/steps.js";
 import { moveTask } from "./task.js";
 
-export const handler = moveTask("moveReplicate", replicateRepository);
+export const handler = moveTask("moveReplicate", replicateRepositories);

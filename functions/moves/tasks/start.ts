@@ -1,5 +1,5 @@
-/** Task `moveStart`: `scheduled → started` (or nothing, when the move was handled already). */
-import { startMove } from "../domain/steps.js";
+/** Task `moveStart`: `scheduled → started` for a batch (moves handled already are left alone). */
+import { startMoves } from "../domain/steps.js";
 import { moveTask } from "./task.js";
 
-export const handler = moveTask("moveStart", startMove);
+export const handler = moveTask("moveStart", startMoves);
