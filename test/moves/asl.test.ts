@@ -67,7 +67,7 @@ describe("storage-move.asl.json", () => {
   });
 
   it("sends every failure of a move step to the failure path", () => {
-    const moveStates = definition.States.MoveRepositories.ItemProcessor.States as Record<string, State>;
+    const moveStates = definition.States.MoveAndScheduleNext.Branches[0].States.MoveRepositories.ItemProcessor.States as Record<string, State>;
     for (const [name, state] of Object.entries(moveStates)) {
       if (state.Type !== "Task" || name === "MarkFailed") continue;
       expect(state.Catch, name).toEqual([{ ErrorEquals: ["States.ALL"], ResultPath: "$.error", Next: "MarkFailed" }]);
