@@ -7,18 +7,13 @@ import { QueryCommand } from "@aws-sdk/lib-dynamodb";
 import { dynamo } from "../../platform/aws.js";
 import { resources } from "../../platform/resources.js";
 import { getItem, updateItem, isConditionFailure, GSI1 } from "../../platform/db/table.js";
+import type { ErrorIdentity } from "./event.js";
 import { errorKey, errorsByStatusPk, eventsOfErrorPk, releaseKey, type ErrorStatus } from "./keys.js";
 
-export interface ErrorItem {
+export interface ErrorItem extends ErrorIdentity {
   pk: string;
   sk: string;
   projectId: number;
-  errorId: number;
-  name: string;
-  description: string;
-  actor: string;
-  platform: string;
-  type: "error" | "default";
   level?: string;
   status: ErrorStatus;
   firstSeen: string;

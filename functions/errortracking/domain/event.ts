@@ -12,7 +12,8 @@ import { groupingOf } from "./grouping.js";
 
 type Obj = Record<string, unknown>;
 
-export interface ParsedEvent {
+/** What groups an event into an error and titles it; the grouped error stores the same fields. */
+export interface ErrorIdentity {
   errorId: number;
   name: string;
   description: string;
@@ -20,6 +21,9 @@ export interface ParsedEvent {
   platform: string;
   /** Sentry's issue type: `error` for exceptions, `default` for messages. */
   type: "error" | "default";
+}
+
+export interface ParsedEvent extends ErrorIdentity {
   occurredAt: string;
   environment: string | null;
   level: string | null;

@@ -14,9 +14,9 @@
  */
 import { classifyError, PERMANENT_ERRORS } from "./errors.js";
 import type { DrainPolicy, MoveInput } from "./execution.js";
-import type { HistoryEntry, MoveRecord, MoveState } from "./records.js";
+import { findMoves, type HistoryEntry, type MoveRecord, type MoveState } from "./records.js";
 import type { MoveRef } from "./transitions.js";
-import { mapConcurrently } from "../../platform/concurrency.js";
+import { mapSettled } from "../../platform/concurrency.js";
 
 /** The `Error`/`Cause` pair Step Functions hands to a `Catch`; a Lambda's Cause is its JSON error. */
 export interface CaughtError {
@@ -82,16 +82,28 @@ export const isPermanent = (err: unknown) => err instanceof Error && (PERMANENT_
  */
 export async function forEachMove<M extends MoveItem>(moves: M[], limit: number, fn: (move: M) => Promise<void>): Promise<void> {
   let transient: unknown;
-  await mapConcurrently(moves, limit, async (move) => {
-    try {
-      await fn(move);
-    } catch (err) {
-      const classified = classifyError(err);
-      if (isPermanent(classified)) failOne(move, classified as Error);
-      else transient ??= classified;
-    }
+  (await mapSettled(moves, limit, fn)).forEach((outcome, i) => {
+    if (outcome.ok) return;
+    const classified = classifyError(outcome.error);
+    if (isPermanent(classified)) failOne(moves[i]!, classified as Error);
+    else transient ??= classified;
   });
   if (transient !== undefined) throw transient;
+}
+
+/**
+ * After a batched state change: whether each move is now in `state`, either because this write
+ * (`written[i]`) put it there or because it already was (an earlier try of a retried step). Only the
+ * moves this write did not change are read again.
+ */
+export async function reachedState(moves: MoveItem[], written: boolean[], state: MoveState): Promise<Array<{ reached: boolean; now?: MoveState }>> {
+  const others = moves.filter((_, i) => !written[i]);
+  const records = others.length ? await findMoves(others) : [];
+  return moves.map((move, i) => {
+    if (written[i]) return { reached: true, now: state };
+    const now = records[others.indexOf(move)]?.state;
+    return { reached: now === state, now };
+  });
 }
 
 /** The batch as the next step gets it: `failed` says whether any move carries its own error. */

@@ -8,14 +8,14 @@
 import { QueryCommand } from "@aws-sdk/lib-dynamodb";
 import { dynamo } from "../../platform/aws.js";
 import { resources } from "../../platform/resources.js";
-import { GSI2, getItems, nextIds } from "../../platform/db/table.js";
+import { GSI2, nextIds } from "../../platform/db/table.js";
 import { paramError } from "../../platform/http/errors.js";
 import { log } from "../../platform/log.js";
 import { mapConcurrently } from "../../platform/concurrency.js";
 import { pickStorage, pickWeighted, storageWeights } from "../../identity/domain/settings.js";
-import { containerKey, storageIndexPk } from "../../hosting/domain/keys.js";
+import { storageIndexPk } from "../../hosting/domain/keys.js";
 import { moveSequence, type MoveKind } from "../keys.js";
-import { displayPath, type AnyContainer } from "./containers.js";
+import { containersOf, displayPath, type AnyContainer } from "./containers.js";
 import { batchSize, drainPolicy, startBulkExecution, type BulkInput, type DrainPolicy, type MoveBatchInput, type MoveInput } from "./execution.js";
 import { assertBulkStorages } from "./policy.js";
 import { findMove, isTerminal, type MoveRecord } from "./records.js";
@@ -60,24 +60,28 @@ export async function scheduleBatch(state: BatchState, executionName: string): P
   // One batch read for the page's containers, one write reserving its move ids, and one transaction
   // scheduling its fresh containers (each conditional on its container; if one condition fails,
   // each container is scheduled on its own and the one that changed is skipped).
-  const containers = await getItems<AnyContainer>(rows.map((row) => containerKey(kind, row.id)));
+  const containers = await containersOf(rows.map((row) => ({ kind, containerId: row.id })));
   const fresh = containers.map((c) => !!c && c.storage === source && !!c.relativePath && !c.readOnly && c.storageMoveId === undefined);
   const ids = await nextIds(moveSequence(kind), fresh.filter(Boolean).length);
   const weights = destination ? undefined : await storageWeights();
   const scheduled = new Array<number | undefined>(rows.length);
-  const batch: Array<{ index: number; move: MoveRecord }> = [];
+  const toSchedule: Array<{ index: number; move: MoveRecord }> = [];
   containers.forEach((container, index) => {
     if (!container || !fresh[index]) return;
     const id = ids.shift()!;
     const target = destination ?? pickWeighted(weights!, [source]);
-    if (target) batch.push({ index, move: newMoveRecord(kind, container as AnyContainer & { storage: string; relativePath: string }, target, id, executionName) });
+    if (target) toSchedule.push({ index, move: newMoveRecord(kind, container as AnyContainer & { storage: string; relativePath: string }, target, id, executionName) });
     else skipped(kind, container, source, new NotSchedulableError(kind, "has no destination: no other storage has a weight above 0"));
   });
   const together = await transactEach(
-    batch.map(({ move }) => schedulingItems(move)),
-    async (i) => (scheduled[batch[i]!.index] = await scheduleOne(kind, containers[batch[i]!.index]!, source, batch[i]!.move.destinationStorage, executionName, batch[i]!.move.id)) !== undefined,
+    toSchedule.map(({ move }) => schedulingItems(move)),
+    async (i) => {
+      const { index, move } = toSchedule[i]!;
+      scheduled[index] = await scheduleOne(kind, containers[index]!, source, move.destinationStorage, executionName, move.id);
+      return scheduled[index] !== undefined;
+    },
   );
-  together.forEach((ok, i) => ok && (scheduled[batch[i]!.index] ??= batch[i]!.move.id));
+  together.forEach((ok, i) => ok && (scheduled[toSchedule[i]!.index] ??= toSchedule[i]!.move.id));
   // The others were held already (by an earlier run of this execution?) or moved since the index was read.
   await mapConcurrently(containers, SCHEDULE_CONCURRENCY, async (container, i) => {
     if (container && !fresh[i]) scheduled[i] = await scheduleOne(kind, container, source, destination, executionName);

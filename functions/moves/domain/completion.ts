@@ -2,16 +2,13 @@
  * The end of a move: removing the source copy, `finished`, and the failure path. The one rule every
  * deletion here follows: never remove the copy the container points at.
  */
-import { getItems } from "../../platform/db/table.js";
 import { removeRepository } from "../../hosting/domain/git/index.js";
-import { containerKey } from "../../hosting/domain/keys.js";
 import { describeError, log } from "../../platform/log.js";
-import { mapConcurrently } from "../../platform/concurrency.js";
-import { moveKey } from "../keys.js";
-import { failOne, forEachMove, movesAt, note, settled, type CaughtError, type MoveBatch, type MoveItem } from "./batch.js";
-import { loadContainer, type AnyContainer } from "./containers.js";
+import { mapSettled } from "../../platform/concurrency.js";
+import { failOne, forEachMove, movesAt, note, reachedState, settled, type CaughtError, type MoveBatch, type MoveItem } from "./batch.js";
+import { containersOf, loadContainer } from "./containers.js";
 import { MoveConflictError } from "./errors.js";
-import { findMove, isTerminal, requireMove, truncateError, type MoveRecord, type MoveState } from "./records.js";
+import { findMove, isTerminal, requireMove, truncateError, type MoveState } from "./records.js";
 import { markAllFinished, markCleanupFailed, markFailed } from "./transitions.js";
 
 const REMOVE_CONCURRENCY = 4;
@@ -20,7 +17,7 @@ const REMOVE_CONCURRENCY = 4;
 export async function cleanupSources(input: MoveBatch): Promise<MoveBatch> {
   const batch = structuredClone(input);
   const moves = movesAt(batch, "replicated");
-  const containers = await getItems<AnyContainer>(moves.map((m) => containerKey(m.kind, m.containerId)));
+  const containers = await containersOf(moves);
   await forEachMove(moves, REMOVE_CONCURRENCY, async (move) => {
     const container = containers[moves.indexOf(move)];
     if (container && container.storage !== move.destinationStorage) {
@@ -37,14 +34,11 @@ export async function finishMoves(input: MoveBatch): Promise<MoveBatch> {
   const batch = structuredClone(input);
   const moves = movesAt(batch, "replicated");
   const done = await markAllFinished(moves.map((m) => ({ move: { id: m.moveId, kind: m.kind, containerId: m.containerId }, notes: m.notes })));
-  const others = moves.filter((_, i) => !done[i]);
-  const now = others.length ? await getItems<MoveRecord>(others.map((m) => moveKey(m.kind, m.moveId))) : [];
-  moves.forEach((move) => {
-    const i = others.indexOf(move);
-    const state = i >= 0 ? now[i]?.state : "finished";
-    // Not finished by this try: finished by an earlier one (a retry), or someone else changed it.
-    if (state !== "finished") failOne(move, new MoveConflictError(`Storage move ${move.moveId} is ${state ?? "gone"}, not replicated`));
-    else Object.assign(move, { stage: "done", state, notes: [] });
+  // Not finished by this write: finished by an earlier try (a retry), or someone else changed it.
+  (await reachedState(moves, done, "finished")).forEach(({ reached, now }, i) => {
+    const move = moves[i]!;
+    if (!reached) failOne(move, new MoveConflictError(`Storage move ${move.moveId} is ${now ?? "gone"}, not replicated`));
+    else Object.assign(move, { stage: "done", state: "finished", notes: [] });
   });
   return settled(batch);
 }
@@ -65,10 +59,10 @@ export async function failMoves(batch: MoveBatch): Promise<{ moves: Array<{ move
 
 /** Unlike the steps, the failure path fails as a whole (after every move settled), so it is retried until it is recorded. */
 async function forEachOutcome(moves: MoveItem[], fn: (move: MoveItem) => Promise<MoveState>): Promise<MoveState[]> {
-  const results = await mapConcurrently(moves, REMOVE_CONCURRENCY, (move) => fn(move).then((state) => ({ state }), (error: unknown) => ({ error })));
-  const failure = results.find((r) => "error" in r);
-  if (failure && "error" in failure) throw failure.error;
-  return results.map((r) => (r as { state: MoveState }).state);
+  const results = await mapSettled(moves, REMOVE_CONCURRENCY, fn);
+  const failure = results.find((r) => !r.ok);
+  if (failure && !failure.ok) throw failure.error;
+  return results.map((r) => (r.ok ? r.value : "failed"));
 }
 
 export function failureMessage(error: CaughtError | undefined): string {

@@ -2,7 +2,7 @@
  * What a move needs to know about the three kinds of container that own a repository: how to find
  * one, what its repository is called in messages, and how a move record nests it.
  */
-import { getItem } from "../../platform/db/table.js";
+import { getItem, getItems } from "../../platform/db/table.js";
 import { containerKey } from "../../hosting/domain/keys.js";
 import { resolveProject, type Project } from "../../hosting/domain/projects.js";
 import { projectIdentity } from "../../hosting/domain/project-view.js";
@@ -32,6 +32,11 @@ export type AnyContainer = ContainerRepository & Partial<Project & Snippet & Gro
 export async function loadContainer(kind: MoveKind, id: number): Promise<AnyContainer | undefined> {
   const key = containerKey(kind, id);
   return getItem<AnyContainer>(key.pk, key.sk);
+}
+
+/** The containers of several moves in one batch read, in the order given (undefined where deleted). */
+export function containersOf(moves: Array<{ kind: MoveKind; containerId: number }>): Promise<Array<AnyContainer | undefined>> {
+  return getItems<AnyContainer>(moves.map((m) => containerKey(m.kind, m.containerId)));
 }
 
 /** `:id` of a per-container route: projects and groups also accept a URL-encoded full path. */

@@ -2,7 +2,7 @@
  * Move records: one per scheduled repository move, with GitLab's states (`human_state_name`) and an
  * operator's step history. Reads only; state changes live with the step that makes them.
  */
-import { getItem, queryPage, GSI1, GSI2 } from "../../platform/db/table.js";
+import { getItem, getItems, queryPage, GSI1, GSI2 } from "../../platform/db/table.js";
 import { allMovesIndexPk, containerMovesIndexPk, moveKey, type MoveKind } from "../keys.js";
 
 export const MOVE_STATES = ["initial", "scheduled", "started", "replicated", "finished", "failed", "cleanup failed"] as const;
@@ -41,6 +41,11 @@ export const isTerminal = (state: MoveState) => state === "finished" || state ==
 export async function findMove(kind: MoveKind, id: number): Promise<MoveRecord | undefined> {
   const key = moveKey(kind, id);
   return getItem<MoveRecord>(key.pk, key.sk);
+}
+
+/** Several moves in one batch read, in the order given (undefined where absent). */
+export function findMoves(refs: Array<{ kind: MoveKind; moveId: number }>): Promise<Array<MoveRecord | undefined>> {
+  return getItems<MoveRecord>(refs.map((r) => moveKey(r.kind, r.moveId)));
 }
 
 export async function requireMove(kind: MoveKind, id: number): Promise<MoveRecord> {

@@ -11,17 +11,15 @@ import { hasWriteInFlight } from "../../hosting/domain/write-path.js";
 import { containerKey } from "../../hosting/domain/keys.js";
 import { checksum, replicaChecksums, replicate, ChecksumMismatchError } from "../../hosting/domain/git/index.js";
 import { moveKey } from "../keys.js";
-import { failOne, forEachMove, movesAt, note, refOf, settled, type ActiveMove, type MoveBatch, type MoveItem, type Stage } from "./batch.js";
-import { kindInfo, type AnyContainer } from "./containers.js";
+import { failOne, forEachMove, movesAt, note, reachedState, refOf, settled, type ActiveMove, type MoveBatch, type Stage } from "./batch.js";
+import { containersOf, kindInfo, type AnyContainer } from "./containers.js";
 import { DrainTimeoutError, MoveConflictError } from "./errors.js";
 import { drainPolicy } from "./execution.js";
-import type { MoveRecord } from "./records.js";
+import { findMoves, type MoveRecord } from "./records.js";
 import { markAllStarted, noteStep, switchAll } from "./transitions.js";
 
 /** Repositories copied (or verified) at once within one batch. */
 const COPY_CONCURRENCY = 4;
-
-const recordsOf = (moves: MoveItem[]) => getItems<MoveRecord>(moves.map((m) => moveKey(m.kind, m.moveId)));
 
 /**
  * `scheduled → started` for every move of the batch, in one transaction. A move that is no longer
@@ -40,7 +38,8 @@ export async function startMoves(input: { batch: MoveBatch; executionId?: string
   const scheduled = records.filter((r): r is MoveRecord => r?.state === "scheduled");
   const started = new Set<number>();
   (await markAllStarted(scheduled, arn)).forEach((ok, i) => ok && started.add(scheduled[i]!.id));
-  if (started.size < records.length) records = await recordsOf(moves); // see what the others are now
+  // A scheduled move this write did not start was started by someone else meanwhile: read it again.
+  if (started.size < scheduled.length) records = await findMoves(moves);
   moves.forEach((move, i) => {
     const current = records[i];
     const record = current && started.has(current.id) ? { ...current, state: "started" as const, executionArn: arn } : current;
@@ -61,7 +60,7 @@ export async function startMoves(input: { batch: MoveBatch; executionId?: string
 export async function checkWrites(input: MoveBatch): Promise<MoveBatch> {
   const batch = structuredClone(input);
   const moves = movesAt(batch, "started");
-  const containers = await getItems<AnyContainer>(moves.map((m) => containerKey(m.kind, m.containerId)));
+  const containers = await containersOf(moves);
   return inspectWrites(batch, (move) => containers[moves.indexOf(move)]);
 }
 
@@ -113,13 +112,11 @@ export async function switchToDestination(input: MoveBatch): Promise<MoveBatch> 
   });
   const ready = moves.filter((m) => !m.error);
   const switched = await switchAll(ready.map((m) => ({ move: refOf(m), extra: { notes: m.notes, detail: `checksum ${verified.get(m.moveId)}` } })));
-  const others = ready.filter((_, i) => !switched[i]);
-  // Not switched now: either an earlier try of this step committed it (a retry), or the move conflicts.
-  const now = others.length ? await recordsOf(others) : [];
-  for (const move of ready) {
-    const i = others.indexOf(move);
-    if (i >= 0 && now[i]?.state !== "replicated") failOne(move, new MoveConflictError(`Storage move ${move.moveId} could not switch the repository to ${move.destinationStorage}`));
+  // Not switched by this write: an earlier try of this step committed it (a retry), or the move conflicts.
+  (await reachedState(ready, switched, "replicated")).forEach(({ reached }, i) => {
+    const move = ready[i]!;
+    if (!reached) failOne(move, new MoveConflictError(`Storage move ${move.moveId} could not switch the repository to ${move.destinationStorage}`));
     else Object.assign(move, { stage: "replicated", state: "replicated", notes: [] });
-  }
+  });
   return settled(batch);
 }

@@ -1,7 +1,5 @@
 /** GitLab's `BasicRepositoryStorageMove` entity plus the nested container, exactly its fields. */
-import { getItems } from "../../platform/db/table.js";
-import { containerKey } from "../../hosting/domain/keys.js";
-import { nestedView, type AnyContainer } from "./containers.js";
+import { containersOf, nestedView, type AnyContainer } from "./containers.js";
 import type { MoveRecord } from "./records.js";
 
 function view(move: MoveRecord, container: AnyContainer | undefined, baseUrl: string) {
@@ -22,6 +20,6 @@ export async function moveView(move: MoveRecord, baseUrl: string) {
 
 /** A page of moves with their containers read in one batch (not one read per move). */
 export async function moveViews(moves: MoveRecord[], baseUrl: string) {
-  const containers = await getItems<AnyContainer>(moves.map((m) => containerKey(m.kind, m.containerId)));
+  const containers = await containersOf(moves);
   return moves.map((m, i) => view(m, containers[i], baseUrl));
 }
