@@ -3,8 +3,9 @@
  *
  * 1. A bulk move of 200 project repositories (~1 MiB of incompressible content each) from `default`
  *    to `secondary`, timed from the POST until the last move record turned `finished` (its
- *    `updatedAt`, so the polling interval does not count), against `cp -r` of the same 200
- *    repository folders (from where they live after the move) into a temp folder, same run.
+ *    `updatedAt`; Step Functions says when all are done, see `waitForMoves`), against `cp -r` of
+ *    the same 200 repository folders (from where they live after the move) into a temp folder, same
+ *    run. Each side starts on a settled filesystem (see `settleFilesystem`).
  * 2. Scheduling throughput through the API: the same 200 moved back (`secondary` → `default`), timed
  *    from the POST until the last of the 200 move records exists (state ≥ `scheduled`), against the
  *    DynamoDB stand-in's raw rate for the same writes (a move record and its container, 50 moves per
@@ -28,7 +29,8 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
-import { dynamo } from "../functions/platform/aws.js";
+import { ListExecutionsCommand } from "@aws-sdk/client-sfn";
+import { dynamo, sfnClient } from "../functions/platform/aws.js";
 import { resources } from "../functions/platform/resources.js";
 import { getItems, writeBatch } from "../functions/platform/db/table.js";
 import { hashedRelativePath, replicaPaths } from "../functions/hosting/domain/git/index.js";
@@ -96,18 +98,25 @@ async function lastUpdate(moves: MoveView[]): Promise<number> {
   return Math.max(...records.map((r) => Date.parse(r!.updatedAt)));
 }
 
-/** Polls until `count` moves after `since` exist and all are terminal; bounded by WAIT_LIMIT_MS. */
-async function waitForMoves(call: Api, since: number, count: number, intervalMs: number): Promise<MoveView[]> {
+/**
+ * Waits until the state machine has no running execution (every page of the bulk move done), asking
+ * Step Functions, then reads the moves once. Polling the move list instead would read every record
+ * and its container again and again, on the same DynamoDB stand-in the moves write to: that made
+ * the measurement slow down what it measures.
+ */
+async function waitForMoves(call: Api, since: number, count: number): Promise<MoveView[]> {
   const deadline = Date.now() + WAIT_LIMIT_MS;
-  for (;;) {
-    const moves = await movesSince(call, since);
-    if (moves.length >= count && moves.every((m) => TERMINAL.includes(m.state))) return moves;
-    if (Date.now() > deadline) {
-      const states = moves.reduce<Record<string, number>>((acc, m) => ({ ...acc, [m.state]: (acc[m.state] ?? 0) + 1 }), {});
-      throw new Error(`bench/moves: moves not done after ${WAIT_LIMIT_MS / 1000} s (${moves.length}/${count} exist: ${JSON.stringify(states)})`);
-    }
-    await sleep(intervalMs);
+  const list = new ListExecutionsCommand({ stateMachineArn: resources.storageMoveMachineArn(), statusFilter: "RUNNING" });
+  while ((await sfnClient().send(list)).executions?.length) {
+    if (Date.now() > deadline) throw new Error(`bench/moves: storage moves still running after ${WAIT_LIMIT_MS / 1000} s`);
+    await sleep(20);
   }
+  const moves = await movesSince(call, since);
+  if (moves.length < count || !moves.every((m) => TERMINAL.includes(m.state))) {
+    const states = moves.reduce<Record<string, number>>((acc, m) => ({ ...acc, [m.state]: (acc[m.state] ?? 0) + 1 }), {});
+    throw new Error(`bench/moves: executions done but ${moves.length}/${count} moves exist: ${JSON.stringify(states)}`);
+  }
+  return moves;
 }
 
 /** Ids of the projects currently on a storage (admin filter). */
@@ -222,6 +231,20 @@ async function schedulingAtScale(): Promise<{ seconds: number; scheduled: number
   }
 }
 
+/**
+ * Flushes, then lets every recent deletion age past ext4's "recently deleted" window before a timed
+ * side starts. Without a journal (as on the machine these figures come from), ext4 never reuses an
+ * inode freed in the last 60 s (6 min while its inode table block is unflushed) and rescans every
+ * such inode on each new file or folder (`recently_deleted()`, fs/ext4/ialloc.c). Whichever side
+ * ran right after a deletion paid for it: the copy, run after the moves deleted 200 source copies,
+ * took 0.6–2.8 s for the same bytes. The moves still pay for the deletions they make themselves.
+ * `FORGELINE_BENCH_SETTLE_SECONDS=0` skips the wait (on a journaled filesystem it changes nothing).
+ */
+async function settleFilesystem(): Promise<void> {
+  execFileSync("sync");
+  await sleep(Number(process.env.FORGELINE_BENCH_SETTLE_SECONDS ?? 61) * 1000);
+}
+
 function withEnv<T>(vars: Record<string, string>, fn: () => Promise<T>): Promise<T> {
   const saved = Object.fromEntries(Object.keys(vars).map((k) => [k, process.env[k]]));
   Object.assign(process.env, vars);
@@ -252,16 +275,14 @@ export async function run(ctx: Ctx) {
       if (missing.length) throw new Error(`bench/moves: ${missing.length} new projects are not on default`);
       const others = onDefault.length - REPOS; // left behind by earlier benches (no repository, read-only): skipped by the bulk move
 
-      // Row 1: the bulk move, default page size (50), batch size (10) and Map concurrency (5). The
-      // list is polled once a second only: the time comes from the records, and polling the whole
-      // list more often would compete with the moves for the DynamoDB stand-in.
+      // Row 1: the bulk move, default page size (50), batch size (10) and Map concurrency (5).
       const since1 = await lastMoveId(call);
-      // Like the copy below, the moves start with nothing left to write back: otherwise the kernel
-      // flushes the 200 repositories just created while they move, and only the moves pay for it.
-      execFileSync("sync");
+      // Like the copy below, the moves start with nothing left to write back (otherwise the kernel
+      // flushes the 200 repositories just created while they move) and no recent deletion.
+      await settleFilesystem();
       const t1 = Date.now();
       await call("POST", "/api/v4/project_repository_storage_moves", { source_storage_name: "default", destination_storage_name: "secondary" });
-      const moved = await waitForMoves(call, since1, REPOS, 1000);
+      const moved = await waitForMoves(call, since1, REPOS);
       const moveSeconds = ((await lastUpdate(moved)) - t1) / 1000;
       const unfinished1 = moved.filter((m) => m.state !== "finished").length;
 
@@ -269,9 +290,8 @@ export async function run(ctx: Ctx) {
       const bytes = duBytes(dirs);
       const dst = join(work, "cp");
       mkdirSync(dst);
-      // The moves' own writes are flushed first, so the copy does not compete with their writeback
-      // (unflushed, the same copy measured anywhere from 1.0 to 2.7 s).
-      execFileSync("sync");
+      // The moves' writes are flushed and their deletions aged first: both are the moves' cost.
+      await settleFilesystem();
       const tc = performance.now();
       // One `cp -r` per repository, as the moves copy one at a time, run from a small shell: spawned
       // from this process (a large heap) each fork would cost ~10-20 ms and pad the baseline.
@@ -293,7 +313,7 @@ export async function run(ctx: Ctx) {
         }
         const seconds = (performance.now() - t0) / 1000;
         // Let them finish (untimed): the runtime stops after the benches and nothing should be mid-move.
-        const back = await waitForMoves(call, since2, REPOS, 1000);
+        const back = await waitForMoves(call, since2, REPOS);
         return { schedSeconds: seconds, unfinished2: back.filter((m) => m.state !== "finished").length };
       });
       const txSeconds = await rawTransactions(REPOS);
