@@ -50,13 +50,24 @@ export async function startDynamo(opts: { port: number; dataDir?: string }): Pro
     mkdirSync(opts.dataDir, { recursive: true });
     args.push("-dbPath", opts.dataDir);
   } else args.push("-inMemory");
-  const child = spawn(java, args, { cwd: dir, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawnIgnoringCtrlC(java, args, dir);
   let output = "";
   child.stdout?.on("data", (d) => (output += d));
   child.stderr?.on("data", (d) => (output += d));
   const endpoint = `http://127.0.0.1:${opts.port}`;
   await waitUntilReady(endpoint, child, () => output);
   return { endpoint, stop: () => stopChild(child) };
+}
+
+/**
+ * A terminal's Ctrl-C reaches every process of the foreground group. The JVM would exit at once,
+ * while the runtime still drains the queue into the table; so SIGINT is ignored here (an ignored
+ * SIGINT stays ignored across `exec`, and the JVM keeps it so) and the runtime stops it with SIGTERM.
+ */
+function spawnIgnoringCtrlC(java: string, args: string[], cwd: string): ChildProcess {
+  const stdio: ["ignore", "pipe", "pipe"] = ["ignore", "pipe", "pipe"];
+  if (process.platform === "win32") return spawn(java, args, { cwd, stdio });
+  return spawn("/bin/sh", ["-c", 'trap "" INT; exec "$@"', "sh", java, ...args], { cwd, stdio });
 }
 
 async function waitUntilReady(endpoint: string, child: ChildProcess, output: () => string): Promise<void> {

@@ -17,6 +17,7 @@ import { freePort } from "./ports.js";
 import { buildLocalApp, loadModule } from "./server.js";
 import { workers } from "../functions/routes.js";
 import { resetInstanceConfig } from "../functions/platform/config.js";
+import { describeError, log } from "../functions/platform/log.js";
 
 export const TABLE = "forgeline-main";
 export const INGEST_QUEUE = "forgeline-ingest";
@@ -92,7 +93,8 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
   }
   const stops: Array<() => Promise<void>> = [];
   const stopAll = async () => {
-    for (const stop of stops.reverse()) await stop().catch(() => undefined);
+    // Every step runs even if one fails, and a failure is said: an unsaved queue loses messages.
+    for (const stop of stops.reverse()) await stop().catch((err) => log.error("runtime stop step failed", describeError(err)));
   };
   try {
     const [dynamoPort, sqsPort, sfnPort] = [await freePort(), await freePort(), await freePort()];

@@ -2,8 +2,13 @@
  * The SQS stand-in's own process (started by `startSqs`): like the real service, its work does not
  * share the handlers' event loop. Prints `ready` once listening on loopback; exits when its parent
  * closes stdin, so a parent that dies never leaves it behind.
+ *
+ * A terminal's Ctrl-C reaches every process of the foreground group, this one included. It is
+ * ignored: the runtime still needs the queue to drain it and save what is left, then stops it.
  */
 import { buildApp } from "fauxqs";
+
+process.on("SIGINT", () => undefined);
 
 const port = Number(process.argv[2]);
 const app = buildApp({ logger: false, host: "127.0.0.1" });
