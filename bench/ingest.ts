@@ -123,7 +123,7 @@ export async function run(ctx: Ctx): Promise<IngestBenchRow[]> {
   const vsGet = median((r) => r.ingest.rps / r.get.rps);
   const { post, ingest: measured } = rounds.find((r) => r.ingest.rps / r.post.rps === vsPost)!;
   const failures = rounds.reduce((n, r) => n + r.ingest.failures, 0);
-  const getRps = rounds.map((r) => r.get.rps).sort((a, b) => a - b)[Math.floor(rounds.length / 2)]!;
+  const getRps = median((r) => r.get.rps);
   return [
     {
       name: "Ingest: POST envelope (1 exception event) → SQS, 200",

@@ -17,6 +17,7 @@ import {
 } from "@aws-sdk/client-dynamodb";
 import { tableDefinition } from "../functions/platform/db/table.js";
 import { javaCommand } from "./prerequisites.js";
+import { stopChild } from "./child.js";
 
 export interface DynamoStandIn {
   endpoint: string;
@@ -56,7 +57,7 @@ export async function startDynamo(opts: { port: number; dataDir?: string }): Pro
   child.stderr?.on("data", (d) => (output += d));
   const endpoint = `http://127.0.0.1:${opts.port}`;
   await waitUntilReady(endpoint, child, () => output);
-  return { endpoint, stop: () => stopChild(child) };
+  return { endpoint, stop: () => stopChild(child, () => child.kill("SIGTERM")) };
 }
 
 /**
@@ -86,17 +87,6 @@ async function waitUntilReady(endpoint: string, child: ChildProcess, output: () 
   throw new Error(`DynamoDB Local did not start within 60 s:\n${output()}`);
 }
 
-function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => child.kill("SIGKILL"), 5000);
-    child.once("exit", () => {
-      clearTimeout(timer);
-      resolve();
-    });
-    child.kill("SIGTERM");
-  });
-}
 
 /** Creates the main table (with its GSIs and TTL) unless it already exists. */
 export async function ensureTable(client: DynamoDBClient, tableName: string): Promise<void> {

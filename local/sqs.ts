@@ -8,6 +8,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { spawn } from "node:child_process";
 import { dirname, join, resolve } from "node:path";
+import { stopChild } from "./child.js";
 import {
   CreateQueueCommand,
   DeleteMessageBatchCommand,
@@ -55,16 +56,7 @@ export async function startSqs(opts: { port: number }): Promise<SqsStandIn> {
   return {
     endpoint: `http://127.0.0.1:${opts.port}`,
     pid: child.pid!,
-    stop: () =>
-      new Promise<void>((done) => {
-        if (child.exitCode !== null || child.signalCode !== null) return done();
-        const timer = setTimeout(() => child.kill("SIGKILL"), 5000);
-        child.once("exit", () => {
-          clearTimeout(timer);
-          done();
-        });
-        child.stdin?.end(); // the child closes its server and exits
-      }),
+    stop: () => stopChild(child, () => child.stdin?.end()), // the child closes its server and exits
   };
 }
 

@@ -19,11 +19,13 @@ import { containersOf, displayPath, type AnyContainer } from "./containers.js";
 import { batchSize, drainPolicy, startBulkExecution, type BulkInput, type DrainPolicy, type MoveBatchInput, type MoveInput } from "./execution.js";
 import { assertBulkStorages } from "./policy.js";
 import { findMove, isTerminal, type MoveRecord } from "./records.js";
-import { createScheduledMove, newMoveRecord, NotSchedulableError, schedulingItems } from "./schedule.js";
+import { createScheduledMove, isSchedulable, newMoveRecord, NotSchedulableError, schedulingItems } from "./schedule.js";
 import { transactEach } from "./transitions.js";
 
 /** Containers looked at again at once within a page (held already, or changed since read). */
 const SCHEDULE_CONCURRENCY = 8;
+
+const NO_DESTINATION = "has no destination: no other storage has a weight above 0";
 
 const pageSize = () => Math.min(500, Math.max(1, Number(process.env.FORGELINE_MOVE_BULK_PAGE_SIZE) || 50));
 
@@ -61,17 +63,17 @@ export async function scheduleBatch(state: BatchState, executionName: string): P
   // scheduling its fresh containers (each conditional on its container; if one condition fails,
   // each container is scheduled on its own and the one that changed is skipped).
   const containers = await containersOf(rows.map((row) => ({ kind, containerId: row.id })));
-  const fresh = containers.map((c) => !!c && c.storage === source && !!c.relativePath && !c.readOnly && c.storageMoveId === undefined);
+  const fresh = containers.map((c) => (c && c.storage === source && isSchedulable(kind, c) ? c : undefined));
   const ids = await nextIds(moveSequence(kind), fresh.filter(Boolean).length);
   const weights = destination ? undefined : await storageWeights();
   const scheduled = new Array<number | undefined>(rows.length);
   const toSchedule: Array<{ index: number; move: MoveRecord }> = [];
-  containers.forEach((container, index) => {
-    if (!container || !fresh[index]) return;
+  fresh.forEach((container, index) => {
+    if (!container) return;
     const id = ids.shift()!;
     const target = destination ?? pickWeighted(weights!, [source]);
-    if (target) toSchedule.push({ index, move: newMoveRecord(kind, container as AnyContainer & { storage: string; relativePath: string }, target, id, executionName) });
-    else skipped(kind, container, source, new NotSchedulableError(kind, "has no destination: no other storage has a weight above 0"));
+    if (target) toSchedule.push({ index, move: newMoveRecord(kind, container, target, id, executionName) });
+    else skipped(kind, container, source, new NotSchedulableError(kind, NO_DESTINATION));
   });
   const together = await transactEach(
     toSchedule.map(({ move }) => schedulingItems(move)),
@@ -103,7 +105,7 @@ async function scheduleOne(kind: MoveKind, container: AnyContainer, source: stri
   if (container.storage !== source) return undefined; // moved since the index was read
   try {
     const target = destination ?? (await pickStorage([source]));
-    if (!target) throw new NotSchedulableError(kind, "has no destination: no other storage has a weight above 0");
+    if (!target) throw new NotSchedulableError(kind, NO_DESTINATION);
     const move = await createScheduledMove(kind, container, target, { bulkExecution: executionName, id });
     return move.id;
   } catch (err) {

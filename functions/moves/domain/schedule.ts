@@ -28,14 +28,27 @@ export class NotSchedulableError extends ApiError {
 const READ_ONLY = "is read-only";
 const BUSY = "has a repository storage move in progress";
 
-export function assertSchedulable(kind: MoveKind, c: ContainerRepository): asserts c is ContainerRepository & { storage: string; relativePath: string } {
-  if (!c.storage || !c.relativePath) throw new NotSchedulableError(kind, kind === "group" ? "has no wiki repository" : "has no repository");
-  if (c.readOnly) throw new NotSchedulableError(kind, READ_ONLY);
-  if (c.storageMoveId !== undefined) throw new NotSchedulableError(kind, BUSY);
+type Schedulable = ContainerRepository & { storage: string; relativePath: string };
+
+/** Why a move cannot be scheduled for this container now, or undefined when it can. */
+function notSchedulableBecause(kind: MoveKind, c: ContainerRepository): string | undefined {
+  if (!c.storage || !c.relativePath) return kind === "group" ? "has no wiki repository" : "has no repository";
+  if (c.readOnly) return READ_ONLY;
+  if (c.storageMoveId !== undefined) return BUSY;
+  return undefined;
+}
+
+export function isSchedulable(kind: MoveKind, c: ContainerRepository): c is Schedulable {
+  return notSchedulableBecause(kind, c) === undefined;
+}
+
+export function assertSchedulable(kind: MoveKind, c: ContainerRepository): asserts c is Schedulable {
+  const reason = notSchedulableBecause(kind, c);
+  if (reason !== undefined) throw new NotSchedulableError(kind, reason);
 }
 
 /** The `scheduled` record of a new move (not written yet). */
-export function newMoveRecord(kind: MoveKind, container: ContainerRepository & { storage: string; relativePath: string }, destination: string, id: number, bulkExecution?: string): MoveRecord {
+export function newMoveRecord(kind: MoveKind, container: Schedulable, destination: string, id: number, bulkExecution?: string): MoveRecord {
   const at = new Date().toISOString();
   return {
     id,
