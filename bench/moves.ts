@@ -5,7 +5,8 @@
  *    to `secondary`, timed from the POST until the last move record turned `finished` (its
  *    `updatedAt`; Step Functions says when all are done, see `waitForMoves`), against `cp -r` of
  *    the same 200 repository folders (from where they live after the move) into a temp folder, same
- *    run. Each side starts on a settled filesystem (see `settleFilesystem`).
+ *    run. Each side starts on a settled filesystem (see `settleFilesystem`). Next to it, the same
+ *    moves' DynamoDB requests alone (`databaseFloor`): the part of row 1 the stand-in sets.
  * 2. Scheduling throughput through the API: the same 200 moved back (`secondary` → `default`), timed
  *    from the POST until the last of the 200 move records exists (state ≥ `scheduled`), against the
  *    DynamoDB stand-in's raw rate for the same writes (a move record and its container, 50 moves per
@@ -39,6 +40,12 @@ import { moveKey } from "../functions/moves/keys.js";
 import { batchSize, drainPolicy } from "../functions/moves/domain/execution.js";
 import type { MoveRecord } from "../functions/moves/domain/records.js";
 import { handler as scheduleBatchTask } from "../functions/moves/tasks/schedule-batch.js";
+import { movesAt, refOf, type MoveBatch } from "../functions/moves/domain/batch.js";
+import { startMoves } from "../functions/moves/domain/steps.js";
+import { switchAll } from "../functions/moves/domain/transitions.js";
+import { containersOf } from "../functions/moves/domain/containers.js";
+import { finishMoves } from "../functions/moves/domain/completion.js";
+import { mapConcurrently } from "../functions/platform/concurrency.js";
 
 interface Ctx {
   baseUrl: string;
@@ -202,32 +209,79 @@ async function rawTransactions(n: number): Promise<number> {
 }
 
 /**
- * Scheduling at scale: `AT_SCALE` container records (no repositories: scheduling never touches
- * them) indexed on a throwaway storage, then the bulk scheduler's own task handler driven page by
- * page exactly as the state machine's ScheduleBatch loop drives it (default page size, 50), without
- * running the moves. Timed from the first page to the last; afterwards every record is deleted.
+ * `n` container records (no repositories: the database side of a move never touches them) indexed
+ * on a throwaway storage; `remove` deletes them and the move records given.
  */
-async function schedulingAtScale(): Promise<{ seconds: number; scheduled: number; pages: number }> {
+async function throwawayContainers(n: number) {
   const run = randomBytes(4).toString("hex");
   const storage = `bench-scale-${run}`;
   const firstId = 1_900_000_000 + Math.floor(Math.random() * 90_000_000);
-  const ids = Array.from({ length: AT_SCALE }, (_, i) => firstId + i);
-  const containers = ids.map((id) => ({ ...containerKey("project", id), ...storageIndexKeys("project", storage, id), id, type: "bench-container", storage, relativePath: `@bench/${run}/${id}.git` }));
+  const containers = Array.from({ length: n }, (_, i) => firstId + i).map((id) => ({
+    ...containerKey("project", id),
+    ...storageIndexKeys("project", storage, id),
+    id,
+    type: "bench-container",
+    storage,
+    relativePath: `@bench/${run}/${id}.git`,
+  }));
   await writeBatch(containers.map((item) => ({ put: item })));
-  const moveIds: number[] = [];
+  const remove = (moveIds: number[]) => writeBatch([...containers.map(({ pk, sk }) => ({ delete: { pk, sk } })), ...moveIds.map((id) => ({ delete: moveKey("project", id) }))]);
+  return { run, storage, remove };
+}
+
+/** The bulk scheduler's own task handler, driven page by page exactly as the state machine's ScheduleBatch loop drives it (default page size, 50). */
+async function scheduleEveryPage(storage: string, executionName: string, onPage: (batches: MoveBatch[]) => void): Promise<number> {
   let pages = 0;
+  let state: Parameters<typeof scheduleBatchTask>[0]["state"] = { bulk: { kind: "project", source: storage, destination: "secondary", pageSize: 50, drain: drainPolicy() } };
+  do {
+    const out = await scheduleBatchTask({ state, executionName });
+    onPage(out.batches);
+    pages++;
+    state = out;
+  } while (state.more);
+  return pages;
+}
+
+/**
+ * Scheduling at scale: `AT_SCALE` throwaway containers scheduled page by page, without running the
+ * moves. Timed from the first page to the last; afterwards every record is deleted.
+ */
+async function schedulingAtScale(): Promise<{ seconds: number; scheduled: number; pages: number }> {
+  const { run, storage, remove } = await throwawayContainers(AT_SCALE);
+  const moveIds: number[] = [];
   const t0 = performance.now();
   try {
-    let state: Parameters<typeof scheduleBatchTask>[0]["state"] = { bulk: { kind: "project", source: storage, destination: "secondary", pageSize: 50, drain: drainPolicy() } };
-    do {
-      const out = await scheduleBatchTask({ state, executionName: `bench-scale-${run}` });
-      moveIds.push(...out.batches.flatMap((batch) => batch.moves.map((m) => m.moveId)));
-      pages++;
-      state = out;
-    } while (state.more);
+    const pages = await scheduleEveryPage(storage, `bench-scale-${run}`, (batches) => moveIds.push(...batches.flatMap((b) => b.moves.map((m) => m.moveId))));
     return { seconds: (performance.now() - t0) / 1000, scheduled: moveIds.length, pages };
   } finally {
-    await writeBatch([...containers.map(({ pk, sk }) => ({ delete: { pk, sk } })), ...moveIds.map((id) => ({ delete: moveKey("project", id) }))]);
+    await remove(moveIds);
+  }
+}
+
+/**
+ * The moves' DynamoDB work alone, for `REPOS` throwaway containers: every page scheduled by the bulk
+ * scheduler's task, then each batch of 10 taken through the steps' own database calls, 5 batches at
+ * a time as the Map runs them: the start step (records and containers read, `scheduled → started`),
+ * the switch transaction, the cleanup's container read and the finish step (`finished`, container
+ * released). No files, no Step Functions: what the DynamoDB stand-in alone needs for row 1's requests.
+ */
+async function databaseFloor(): Promise<{ seconds: number; finished: number }> {
+  const { run, storage, remove } = await throwawayContainers(REPOS);
+  const batches: MoveBatch[] = [];
+  const t0 = performance.now();
+  try {
+    await scheduleEveryPage(storage, `bench-floor-${run}`, (page) => batches.push(...page));
+    const outcomes = await mapConcurrently(batches, 5, async (batch) => {
+      const started = await startMoves({ batch, executionId: `bench-floor-${run}` });
+      const moves = movesAt(started, "started");
+      await switchAll(moves.map((m) => ({ move: refOf(m), extra: { detail: "checksum (not computed here)" } })));
+      moves.forEach((m) => (m.stage = "replicated"));
+      await containersOf(moves);
+      return (await finishMoves(started)).moves.filter((m) => m.state === "finished").length;
+    });
+    return { seconds: (performance.now() - t0) / 1000, finished: outcomes.reduce((a, b) => a + b, 0) };
+  } finally {
+    await remove(batches.flatMap((b) => b.moves.map((m) => m.moveId)));
   }
 }
 
@@ -316,6 +370,9 @@ export async function run(ctx: Ctx) {
         const back = await waitForMoves(call, since2, REPOS);
         return { schedSeconds: seconds, unfinished2: back.filter((m) => m.state !== "finished").length };
       });
+      // After row 2: the throwaway moves below take ids from the same sequence, which row 2's
+      // "newest id" check relies on being contiguous.
+      const floor = await databaseFloor();
       const txSeconds = await rawTransactions(REPOS);
       const scale = await schedulingAtScale();
       const scaleTxSeconds = await rawTransactions(AT_SCALE);
@@ -332,6 +389,17 @@ export async function run(ctx: Ctx) {
           note:
             `${mb} MB; POST until the last record turned \`finished\` (its updatedAt); pages of 50, each scheduled while the one before moves; batches of ${batchSize()}, 5 at a time; each repository checksummed, switched and its source deleted; ` +
             `FORGELINE_MOVE_DRAIN_INTERVAL_SECONDS=1 (no writes in flight, so no drain wait)${others ? `; ${others} other projects on default skipped` : ""}${unfinished1 ? `; ${unfinished1} NOT finished` : ""}`,
+        },
+        {
+          name: `The same moves' DynamoDB requests alone (${REPOS} throwaway records, no files, no Step Functions)`,
+          baseline: "the `cp -r` above",
+          value: floor.seconds,
+          baselineValue: cpSeconds,
+          unit: "s",
+          higherIsBetter: false,
+          note:
+            `the DynamoDB stand-in's time for row 1's requests (schedule, start, switch, cleanup's read, finish), through the steps' own code: a floor under row 1 on this machine` +
+            (floor.finished !== REPOS ? `; ${REPOS - floor.finished} NOT finished` : ""),
         },
         {
           name: `Scheduling moves for ${REPOS} repositories through the API (bulk POST secondary → default)`,
