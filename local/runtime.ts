@@ -10,7 +10,7 @@ import { serve, type ServerType } from "@hono/node-server";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { GetQueueAttributesCommand, SQSClient } from "@aws-sdk/client-sqs";
 import { startDynamo, ensureTable, type DynamoStandIn } from "./dynamodb.js";
-import { startSqs, ensureQueues, saveQueue, restoreQueue, type SqsStandIn } from "./sqs.js";
+import { startSqs, ensureQueues, restoreQueue, type SqsStandIn } from "./sqs.js";
 import { startStepFunctions, type StepFunctionsStandIn, type TaskHandler } from "./stepfunctions.js";
 import { pollQueue, scheduleCron, lambdaContext, type Poller } from "./workers.js";
 import { freePort } from "./ports.js";
@@ -100,7 +100,7 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
     const [dynamoPort, sqsPort, sfnPort] = [await freePort(), await freePort(), await freePort()];
     const dynamo: DynamoStandIn = await startDynamo({ port: dynamoPort, dataDir: opts.persistent ? join(dataDir, "dynamodb") : undefined });
     stops.push(() => dynamo.stop());
-    const sqsStandIn: SqsStandIn = await startSqs({ port: sqsPort });
+    const sqsStandIn: SqsStandIn = await startSqs({ port: sqsPort, journal: opts.persistent ? join(dataDir, "sqs", "journal.ndjson") : undefined });
     stops.push(() => sqsStandIn.stop());
     const sfn = await startStepFunctions({ port: sfnPort, stateFile: opts.persistent ? join(dataDir, "stepfunctions", "executions.json") : undefined });
     stops.push(() => sfn.stop());
@@ -112,8 +112,7 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
     const queue = await ensureQueues(sqs, { queue: INGEST_QUEUE, deadLetter: `${INGEST_QUEUE}-dlq`, maxReceiveCount: 5, visibilityTimeoutSeconds: 60 });
     process.env.SST_RESOURCE_IngestQueue = JSON.stringify({ url: queue.url });
     process.env.SST_RESOURCE_IngestDeadLetterQueue = JSON.stringify({ url: queue.dlqUrl });
-    const savedMessages = join(dataDir, "sqs", `${INGEST_QUEUE}.json`);
-    await restoreQueue(sqs, queue.url, savedMessages);
+    await restoreQueue(sqs, queue.url, join(dataDir, "sqs", `${INGEST_QUEUE}.json`));
 
     await registerStateMachines(sfn);
 
@@ -145,13 +144,13 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
       writeFileSync(runtimeInfoFile(dataDir), JSON.stringify({ pid: process.pid, baseUrl, env } satisfies RuntimeInfo, null, 2), { mode: 0o600 });
       stops.push(async () => rmSync(runtimeInfoFile(dataDir), { force: true }));
     }
-    // Shut down in order: stop taking requests, let consumers drain, save what is left, stop stand-ins.
+    // Shut down in order: stop taking requests, let consumers drain, stop stand-ins (what is still
+    // queued is in the SQS stand-in's journal).
     stops.push(async () => {
       await new Promise<void>((ok) => server.close(() => ok()));
       crons.forEach((c) => c.stop());
       await Promise.race([Promise.all(pollers.map((p) => p.drained())), new Promise((r) => setTimeout(r, 10_000))]);
       await Promise.all(pollers.map((p) => p.stop()));
-      if (opts.persistent) await saveQueue(sqs, queue.url, savedMessages);
     });
 
     return {

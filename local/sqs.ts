@@ -1,19 +1,17 @@
 /**
  * SQS stand-in: fauxqs 1.9.2 (the 2.x line needs Node 22), started from its Fastify app in a child
- * process so it binds to loopback (its own CLI always binds 0.0.0.0). It keeps messages in memory, so on a clean stop the
- * runtime first lets the consumers drain the queues and then saves whatever is left to the data
- * folder; the next start sends those messages again. Consumers are idempotent by event id, so a
- * message that was both processed and saved counts once.
+ * process so it binds to loopback (its own CLI always binds 0.0.0.0). fauxqs keeps messages in
+ * memory; with a persistent data folder the process journals them (`sqs-journal.ts`), so messages
+ * it acknowledged survive a stop, a crash or a kill, and come back when the queues are created on
+ * the next start. Consumers are idempotent by event id, so a message delivered twice counts once.
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, renameSync } from "node:fs";
 import { spawn } from "node:child_process";
-import { dirname, join, resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { stopChild } from "./child.js";
 import {
   CreateQueueCommand,
-  DeleteMessageBatchCommand,
   GetQueueAttributesCommand,
-  ReceiveMessageCommand,
   SendMessageBatchCommand,
   type SQSClient,
 } from "@aws-sdk/client-sqs";
@@ -30,9 +28,10 @@ export interface SqsStandIn {
  * the handlers, so every SQS call a handler made would also cost that handler's CPU for the server
  * side; on AWS that work happens elsewhere, as it does for DynamoDB Local here.
  */
-export async function startSqs(opts: { port: number }): Promise<SqsStandIn> {
+export async function startSqs(opts: { port: number; journal?: string }): Promise<SqsStandIn> {
   const root = resolve(import.meta.dirname, "..");
-  const child = spawn(process.execPath, ["--import", "tsx", join(root, "local", "sqs-process.ts"), String(opts.port)], {
+  const args = [join(root, "local", "sqs-process.ts"), String(opts.port), ...(opts.journal ? [opts.journal] : [])];
+  const child = spawn(process.execPath, ["--import", "tsx", ...args], {
     cwd: root,
     stdio: ["pipe", "pipe", "pipe"],
   });
@@ -88,27 +87,10 @@ interface SavedMessage {
   attributes?: Record<string, { DataType: string; StringValue?: string }>;
 }
 
-/** Receives every visible message of a queue (leaving them invisible) and writes them to `file`. */
-export async function saveQueue(sqs: SQSClient, url: string, file: string): Promise<number> {
-  const saved: SavedMessage[] = [];
-  for (;;) {
-    const out = await sqs.send(
-      new ReceiveMessageCommand({ QueueUrl: url, MaxNumberOfMessages: 10, WaitTimeSeconds: 0, VisibilityTimeout: 300, MessageAttributeNames: ["All"] }),
-    );
-    const batch = out.Messages ?? [];
-    if (batch.length === 0) break;
-    for (const m of batch) saved.push({ body: m.Body ?? "", attributes: m.MessageAttributes as SavedMessage["attributes"] });
-    await sqs.send(new DeleteMessageBatchCommand({ QueueUrl: url, Entries: batch.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle! })) }));
-  }
-  const previous = existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as SavedMessage[]) : [];
-  const all = [...previous, ...saved];
-  mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file + ".tmp", JSON.stringify(all));
-  renameSync(file + ".tmp", file);
-  return saved.length;
-}
-
-/** Sends back the messages a previous run saved, then removes the file. */
+/**
+ * Sends back the messages an earlier version saved to `file` at its last stop (before the journal
+ * existed), then renames the file aside.
+ */
 export async function restoreQueue(sqs: SQSClient, url: string, file: string): Promise<number> {
   if (!existsSync(file)) return 0;
   const saved = JSON.parse(readFileSync(file, "utf8")) as SavedMessage[];

@@ -1,5 +1,5 @@
 /**
- * `npm start`: the whole system on this machine. Data (tables, saved queue messages, executions,
+ * `npm start`: the whole system on this machine. Data (tables, the queue journal, executions,
  * repositories) lives under FORGELINE_DATA_DIR (default `./.data`) and survives restarts.
  *   FORGELINE_PORT (default 3000), FORGELINE_HOST (default 127.0.0.1),
  *   FORGELINE_BOOTSTRAP_ADMIN_TOKEN (the first admin's token on an empty instance).

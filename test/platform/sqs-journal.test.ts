@@ -1,0 +1,190 @@
+/**
+ * The SQS stand-in's journal: messages SQS acknowledged survive a SIGKILL of the stand-in (and of
+ * the whole runtime), deleted ones do not come back, and the file stays small.
+ */
+import { describe, it, expect } from "vitest";
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import {
+  CreateQueueCommand,
+  DeleteMessageBatchCommand,
+  DeleteMessageCommand,
+  GetQueueAttributesCommand,
+  ReceiveMessageCommand,
+  SendMessageBatchCommand,
+  SendMessageCommand,
+  SQSClient,
+  type Message,
+} from "@aws-sdk/client-sqs";
+import { startSqs, type SqsStandIn } from "../../local/sqs.js";
+import { QueueJournal } from "../../local/sqs-journal.js";
+import { freePort } from "../../local/ports.js";
+import { startRuntime, defaultLocalConfig, INGEST_QUEUE } from "../../local/runtime.js";
+
+const credentials = { accessKeyId: "local", secretAccessKey: "local" };
+
+async function queues(standIn: SqsStandIn) {
+  const client = new SQSClient({ endpoint: standIn.endpoint, region: "us-east-1", credentials });
+  const dlq = await client.send(new CreateQueueCommand({ QueueName: "journal-dlq" }));
+  const arn = (await client.send(new GetQueueAttributesCommand({ QueueUrl: dlq.QueueUrl, AttributeNames: ["QueueArn"] }))).Attributes!.QueueArn;
+  const main = await client.send(
+    new CreateQueueCommand({ QueueName: "journal-main", Attributes: { RedrivePolicy: JSON.stringify({ deadLetterTargetArn: arn, maxReceiveCount: 5 }) } }),
+  );
+  return { client, url: main.QueueUrl! };
+}
+
+async function receiveAll(client: SQSClient, url: string): Promise<Message[]> {
+  const all: Message[] = [];
+  for (;;) {
+    const out = await client.send(new ReceiveMessageCommand({ QueueUrl: url, MaxNumberOfMessages: 10, WaitTimeSeconds: 0, MessageAttributeNames: ["All"], VisibilityTimeout: 60 }));
+    if (!out.Messages?.length) return all;
+    all.push(...out.Messages);
+  }
+}
+
+async function killed(pid: number): Promise<void> {
+  process.kill(pid, "SIGKILL");
+  for (;;) {
+    try {
+      process.kill(pid, 0);
+    } catch {
+      return;
+    }
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+describe("the SQS stand-in's journal", () => {
+  it("brings back every acknowledged, undeleted message after a SIGKILL, and none that was deleted", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "forgeline-sqs-journal-"));
+    const journal = join(dir, "journal.ndjson");
+    try {
+      const first = await startSqs({ port: await freePort(), journal });
+      const { client, url } = await queues(first);
+      const tagged = { eventId: { DataType: "String", StringValue: "evt-c" } };
+      await client.send(new SendMessageCommand({ QueueUrl: url, MessageBody: "a" }));
+      await client.send(
+        new SendMessageBatchCommand({
+          QueueUrl: url,
+          Entries: [
+            { Id: "1", MessageBody: "b" },
+            { Id: "2", MessageBody: "c", MessageAttributes: tagged },
+            { Id: "3", MessageBody: "d" },
+          ],
+        }),
+      );
+      const received = await receiveAll(client, url);
+      expect(received.map((m) => m.Body).sort()).toEqual(["a", "b", "c", "d"]);
+      const handle = (body: string) => received.find((m) => m.Body === body)!.ReceiptHandle!;
+      await client.send(new DeleteMessageCommand({ QueueUrl: url, ReceiptHandle: handle("a") }));
+      await client.send(new DeleteMessageBatchCommand({ QueueUrl: url, Entries: [{ Id: "x", ReceiptHandle: handle("b") }] }));
+      await client.send(new SendMessageCommand({ QueueUrl: url, MessageBody: "e" })); // still visible at the kill
+      await killed(first.pid); // c and d in flight, e queued
+
+      const second = await startSqs({ port: await freePort(), journal });
+      try {
+        const again = await queues(second);
+        const back = await receiveAll(again.client, again.url);
+        expect(back.map((m) => m.Body).sort()).toEqual(["c", "d", "e"]);
+        expect(back.find((m) => m.Body === "c")!.MessageAttributes).toEqual({ eventId: { DataType: "String", StringValue: "evt-c" } });
+        await again.client.send(new DeleteMessageBatchCommand({ QueueUrl: again.url, Entries: back.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle! })) }));
+      } finally {
+        await second.stop();
+      }
+
+      const third = await startSqs({ port: await freePort(), journal });
+      try {
+        const last = await queues(third);
+        expect(await receiveAll(last.client, last.url)).toEqual([]);
+      } finally {
+        await third.stop();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("rewrites itself to the live messages instead of growing with every send and delete", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "forgeline-sqs-journal-"));
+    const journal = join(dir, "journal.ndjson");
+    try {
+      const standIn = await startSqs({ port: await freePort(), journal });
+      try {
+        const { client, url } = await queues(standIn);
+        await client.send(new SendMessageCommand({ QueueUrl: url, MessageBody: "kept", DelaySeconds: 900 }));
+        for (let round = 0; round < 150; round++) {
+          await client.send(new SendMessageBatchCommand({ QueueUrl: url, Entries: Array.from({ length: 10 }, (_, i) => ({ Id: String(i), MessageBody: `m${round}-${i}` })) }));
+          const got = await receiveAll(client, url);
+          await client.send(new DeleteMessageBatchCommand({ QueueUrl: url, Entries: got.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle! })) }));
+        }
+        // 3,001 entries were written; compaction keeps the file near the live set (one message).
+        const lines = readFileSync(journal, "utf8").split("\n").filter(Boolean).length;
+        expect(lines).toBeLessThan(1100);
+      } finally {
+        await standIn.stop();
+      }
+      expect(readFileSync(journal, "utf8").trim().split("\n").map((l) => (JSON.parse(l) as { body: string }).body)).toEqual(["kept"]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("ignores a torn last line (a crash in the middle of an append)", () => {
+    const dir = mkdtempSync(join(tmpdir(), "forgeline-sqs-journal-"));
+    try {
+      const file = join(dir, "journal.ndjson");
+      writeFileSync(file, `${JSON.stringify({ put: "q", id: "1", body: "whole" })}\n{"put":"q","id":"2","bo`);
+      const journal = new QueueJournal(file);
+      expect(journal.takeRecovered("q").map((m) => m.body)).toEqual(["whole"]);
+      expect(journal.takeRecovered("q")).toEqual([]);
+      journal.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("keeps a message the runtime's queue acknowledged when the whole runtime is killed", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "forgeline-sqs-crash-"));
+    const root = resolve(import.meta.dirname, "../..");
+    // A runtime without consumers, so the message stays queued; it is SIGKILLed with its stand-ins.
+    const script = `
+      const { startRuntime, defaultLocalConfig, INGEST_QUEUE } = await import(${JSON.stringify(join(root, "local", "runtime.ts"))});
+      const { SQSClient, SendMessageCommand, GetQueueUrlCommand } = await import("@aws-sdk/client-sqs");
+      const dataDir = ${JSON.stringify(dataDir)};
+      await startRuntime({ dataDir, persistent: true, workers: false, config: defaultLocalConfig(dataDir), bootstrapToken: "glpat-sqs-crash-test-token-01" });
+      const sqs = new SQSClient({ endpoint: process.env.AWS_ENDPOINT_URL_SQS });
+      const { QueueUrl } = await sqs.send(new GetQueueUrlCommand({ QueueName: INGEST_QUEUE }));
+      await sqs.send(new SendMessageCommand({ QueueUrl, MessageBody: "acknowledged before the crash" }));
+      console.log("sent");
+      setInterval(() => {}, 1000);`;
+    const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { cwd: root, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    child.stderr!.on("data", (d) => (output += d));
+    try {
+      await new Promise<void>((ok, fail) => {
+        child.stdout!.on("data", (d) => String(d).includes("sent") && ok());
+        child.once("exit", () => fail(new Error(`runtime exited:\n${output}`)));
+      });
+      process.kill(-child.pid!, "SIGKILL"); // the runtime and both stand-ins at once
+      await new Promise((r) => child.once("exit", r));
+      // What an earlier version, without the journal, saved at its last stop is sent again too.
+      writeFileSync(join(dataDir, "sqs", `${INGEST_QUEUE}.json`), JSON.stringify([{ body: "saved by an earlier version" }]));
+
+      const runtime = await startRuntime({ dataDir, persistent: true, workers: false, config: defaultLocalConfig(dataDir), bootstrapToken: "glpat-sqs-crash-test-token-01" });
+      try {
+        const sqs = new SQSClient({ endpoint: process.env.AWS_ENDPOINT_URL_SQS });
+        const url = JSON.parse(process.env.SST_RESOURCE_IngestQueue!).url as string;
+        expect(url).toContain(INGEST_QUEUE);
+        expect((await receiveAll(sqs, url)).map((m) => m.Body).sort()).toEqual(["acknowledged before the crash", "saved by an earlier version"]);
+        expect(existsSync(join(dataDir, "sqs", `${INGEST_QUEUE}.json`))).toBe(false);
+      } finally {
+        await runtime.stop();
+      }
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, "SIGKILL");
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
