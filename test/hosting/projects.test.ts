@@ -2,6 +2,7 @@ import { describe, it, expect, beforeAll } from "vitest";
 import { api, adminToken, newUser, unique } from "../support/api.js";
 import { commitSubjects, fsck, git, repoPaths } from "../support/git.js";
 import { updateItem } from "../../functions/platform/db/table.js";
+import { memberKey } from "../../functions/hosting/domain/keys.js";
 
 let owner: Awaited<ReturnType<typeof newUser>>;
 
@@ -155,6 +156,37 @@ describe("groups and membership", () => {
     expect((await api("DELETE", `/api/v4/groups/${group.body.id}`, { token: owner.token })).status).toBe(400);
     expect((await api("DELETE", `/api/v4/groups/${group.body.id}/members/${dev.id}`, { token: owner.token })).status).toBe(204);
     expect((await api("GET", `/api/v4/projects/${project.id}`, { token: dev.token })).status).toBe(404);
+  });
+
+  it("lists the private projects of a member's groups and their subgroups, as GitLab's inherited membership does", async () => {
+    const group = await api("POST", "/api/v4/groups", { token: owner.token, body: { name: "Inherit", path: unique("inh") } });
+    const sub = await api("POST", "/api/v4/groups", { token: owner.token, body: { name: "Sub", path: unique("sub"), parent_id: group.body.id, visibility: "private" } });
+    expect(sub.status).toBe(201);
+    const top = await newProject(owner.token, { namespace_id: group.body.id, visibility: "private" });
+    const nested = await newProject(owner.token, { namespace_id: sub.body.id, visibility: "private" });
+    const member = await newUser();
+    const outsider = await newUser();
+    const ids = async (token: string, query: string) =>
+      ((await api("GET", `/api/v4/projects?per_page=100${query}`, { token })).body as Array<{ id: number }>).map((p) => p.id);
+    expect(await ids(member.token, "")).not.toContain(top.id);
+
+    await api("POST", `/api/v4/groups/${group.body.id}/members`, { token: owner.token, body: { user_id: member.id, access_level: 20 } });
+    for (const query of ["", "&membership=true"]) {
+      expect(await ids(member.token, query)).toEqual(expect.arrayContaining([nested.id, top.id]));
+      expect(await ids(outsider.token, query)).not.toEqual(expect.arrayContaining([top.id]));
+      expect(await ids(outsider.token, query)).not.toContain(nested.id);
+    }
+    const groups = ((await api("GET", "/api/v4/groups?per_page=100", { token: member.token })).body as Array<{ id: number }>).map((g) => g.id);
+    expect(groups).toEqual(expect.arrayContaining([group.body.id, sub.body.id]));
+    // Newest first across every source, as for direct memberships.
+    const listed = await ids(member.token, "&membership=true");
+    expect(listed.indexOf(nested.id)).toBeLessThan(listed.indexOf(top.id));
+
+    // An expired group membership grants nothing, in the list as on the project itself.
+    await updateItem({ ...memberKey("group", group.body.id, member.id), update: "SET expiresAt = :past", values: { ":past": "2020-01-01" } });
+    expect((await api("GET", `/api/v4/projects/${top.id}`, { token: member.token })).status).toBe(404);
+    expect(await ids(member.token, "&membership=true")).not.toContain(top.id);
+    expect(((await api("GET", "/api/v4/groups?per_page=100", { token: member.token })).body as Array<{ id: number }>).map((g) => g.id)).not.toContain(sub.body.id);
   });
 
   it("manages project members and refuses granting more than one's own level", async () => {

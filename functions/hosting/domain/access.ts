@@ -19,7 +19,8 @@ export interface MemberRecord {
   createdBy?: number;
 }
 
-function active(m: MemberRecord | undefined): number {
+/** The member's level, or 0 once its membership has expired. */
+export function activeLevel(m: MemberRecord | undefined): number {
   if (!m) return 0;
   if (m.expiresAt && new Date().toISOString().slice(0, 10) >= m.expiresAt) return 0;
   return m.accessLevel;
@@ -27,7 +28,7 @@ function active(m: MemberRecord | undefined): number {
 
 export async function directLevel(kind: "project" | "group", containerId: number, userId: number): Promise<number> {
   const key = memberKey(kind, containerId, userId);
-  return active(await getItem<MemberRecord>(key.pk, key.sk, false));
+  return activeLevel(await getItem<MemberRecord>(key.pk, key.sk, false));
 }
 
 /** Highest membership level over a group and its ancestors (`groupIds`, nearest first). */

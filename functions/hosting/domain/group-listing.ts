@@ -1,8 +1,11 @@
-/** Group lists as Queries: all groups (admin), or memberships merged with public/internal groups. */
-import { queryPage, GSI1 } from "../../platform/db/table.js";
+/**
+ * Group lists as Queries: all groups (admin), or the groups a user reaches by membership (with their
+ * subgroups) merged with public/internal groups; and the projects a user reaches through its groups.
+ */
+import { queryAll, queryPage, GSI1 } from "../../platform/db/table.js";
 import type { Principal } from "../../identity/domain/auth.js";
 import { findGroup, type Group } from "./groups.js";
-import type { Visibility } from "./access.js";
+import { activeLevel, type MemberRecord, type Visibility } from "./access.js";
 
 export async function listGroups(principal: Principal | undefined, offset: number, limit: number): Promise<{ groups: Group[]; hasMore: boolean }> {
   if (principal?.user.admin) {
@@ -11,10 +14,7 @@ export async function listGroups(principal: Principal | undefined, offset: numbe
   }
   const want = offset + limit + 1;
   const ids = new Set<number>();
-  if (principal) {
-    const mine = await queryPage<{ gsi1sk: string }>({ index: GSI1, pk: `USER#${principal.user.id}#GROUPS`, offset: 0, limit: want, ascending: true });
-    mine.items.forEach((m) => ids.add(Number(m.gsi1sk)));
-  }
+  if (principal) (await groupIdsReachedBy(principal.user.id)).forEach((id) => ids.add(id));
   const open = await queryPage<{ sk: string; visibility: Visibility }>({ pk: "VISIBLE#group", offset: 0, limit: want, ascending: true });
   open.items.filter((m) => principal || m.visibility === "public").forEach((m) => ids.add(Number(m.sk)));
   const ordered = [...ids].sort((a, b) => a - b);
@@ -26,4 +26,32 @@ export async function listGroups(principal: Principal | undefined, offset: numbe
 export async function groupHasChildren(groupId: number): Promise<boolean> {
   const page = await queryPage({ pk: `GROUP#${groupId}`, skPrefix: "CHILD#", offset: 0, limit: 1 });
   return page.items.length > 0;
+}
+
+const childId = (sk: string) => Number(sk.split("#").pop());
+
+/**
+ * The groups a user is an active member of, and all their subgroups: GitLab's inherited membership
+ * reaches down the tree. One Query per group for its subgroups, level by level.
+ */
+async function groupIdsReachedBy(userId: number): Promise<number[]> {
+  const memberships = await queryAll<MemberRecord & { gsi1sk: string }>({ index: GSI1, pk: `USER#${userId}#GROUPS` });
+  const seen = new Set<number>();
+  for (let frontier = memberships.filter((m) => activeLevel(m) > 0).map((m) => Number(m.gsi1sk)); frontier.length > 0; ) {
+    const groups = frontier.filter((g) => !seen.has(g));
+    groups.forEach((g) => seen.add(g));
+    const subgroups = await Promise.all(groups.map((g) => queryAll<{ sk: string }>({ pk: `GROUP#${g}`, skPrefix: "CHILD#group#" })));
+    frontier = subgroups.flat().map((item) => childId(item.sk));
+  }
+  return [...seen];
+}
+
+/**
+ * Ids of the projects a user is a member of through a group (`groupIdsReachedBy`), at most `want`
+ * per group, newest first within each.
+ */
+export async function projectIdsThroughGroups(userId: number, want: number): Promise<number[]> {
+  const groups = await groupIdsReachedBy(userId);
+  const pages = await Promise.all(groups.map((g) => queryPage<{ sk: string }>({ pk: `GROUP#${g}`, skPrefix: "CHILD#project#", offset: 0, limit: want })));
+  return pages.flatMap((page) => page.items.map((item) => childId(item.sk)));
 }

@@ -9,6 +9,7 @@ import { allProjectsIndex, containerKey, groupChildKey, pathClaimKey, storageInd
 import type { Namespace } from "./namespaces.js";
 import { commitActions, hashedRelativePath, initRepository, removeRepository } from "./git/index.js";
 import { withRepositoryWrite } from "./write-path.js";
+import { projectIdsThroughGroups } from "./group-listing.js";
 
 export const FEATURES = [
   "issues_access_level",
@@ -171,9 +172,9 @@ export async function listAllProjects(offset: number, limit: number, storage?: s
 }
 
 /**
- * What a non-admin sees: projects it is a member of (directly) plus every public/internal project,
- * merged newest first. Both sources are Queries ordered by id, so a page needs at most
- * `offset + limit + 1` keys from each.
+ * What a non-admin sees: projects it is a member of, directly or through a group (and its
+ * subgroups), plus every public/internal project, merged newest first. Every source is a Query
+ * ordered by id, so a page needs at most `offset + limit + 1` keys from each.
  */
 export async function listVisibleProjects(principal: Principal | undefined, offset: number, limit: number, opts: { membership?: boolean } = {}): Promise<ProjectPage> {
   const want = offset + limit + 1;
@@ -181,6 +182,7 @@ export async function listVisibleProjects(principal: Principal | undefined, offs
   if (principal) {
     const mine = await queryPage<{ gsi1sk: string }>({ index: GSI1, pk: `USER#${principal.user.id}#PROJECTS`, offset: 0, limit: want });
     mine.items.forEach((m) => ids.add(Number(m.gsi1sk)));
+    (await projectIdsThroughGroups(principal.user.id, want)).forEach((id) => ids.add(id));
   }
   if (!opts.membership) {
     const open = await queryPage<{ sk: string; visibility: Visibility }>({ pk: "VISIBLE#project", offset: 0, limit: want });
