@@ -38,7 +38,9 @@ export class QueueJournal {
   private readonly live = new Map<string, Message>();
   /** Messages an earlier process left, by queue name, until that queue is created again. */
   private readonly recovered = new Map<string, Array<{ id: string } & Message>>();
+  /** Receipt handle → message id, and each message's latest handle (the only one SQS honours). */
   private readonly handles = new Map<string, string>();
+  private readonly latestHandle = new Map<string, string>();
   private entries = 0;
   private syncing: Promise<void> | undefined;
   private queued: Promise<void> | undefined;
@@ -73,15 +75,21 @@ export class QueueJournal {
 
   received(receiptHandle: string, id: string): void {
     this.handles.set(receiptHandle, id);
+    this.latestHandle.set(id, receiptHandle);
   }
 
-  /** Deleted by receipt handle; a handle no ReceiveMessage gave out (or deleted already) records nothing. */
+  /**
+   * Deleted by receipt handle. Only a message's latest handle deletes it: a consumer that held the
+   * message past its visibility timeout, while another received it again, still gets a success for
+   * its stale handle, but the message stays queued (as on SQS), and so it stays in the journal.
+   */
   deleted(receiptHandles: string[]): void {
     const ids = receiptHandles.flatMap((h) => {
       const id = this.handles.get(h);
       this.handles.delete(h);
-      return id && this.live.has(id) ? [id] : [];
+      return id && this.latestHandle.get(id) === h && this.live.has(id) ? [id] : [];
     });
+    ids.forEach((id) => this.latestHandle.delete(id));
     this.record(ids.map((id) => ({ del: id })));
   }
 
@@ -149,6 +157,7 @@ export class QueueJournal {
     this.fd = openSync(this.file, "a");
     this.entries = lines.length;
     for (const [handle, id] of this.handles) if (!this.live.has(id)) this.handles.delete(handle);
+    for (const id of this.latestHandle.keys()) if (!this.live.has(id)) this.latestHandle.delete(id);
   }
 }
 

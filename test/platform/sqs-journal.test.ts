@@ -106,6 +106,32 @@ describe("the SQS stand-in's journal", () => {
     }
   });
 
+  it("keeps a message deleted with a stale receipt handle, which SQS leaves queued", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "forgeline-sqs-journal-"));
+    const journal = join(dir, "journal.ndjson");
+    try {
+      const first = await startSqs({ port: await freePort(), journal });
+      const { client, url } = await queues(first);
+      await client.send(new SendMessageCommand({ QueueUrl: url, MessageBody: "slow consumer" }));
+      const receive = () => client.send(new ReceiveMessageCommand({ QueueUrl: url, VisibilityTimeout: 1, WaitTimeSeconds: 3 }));
+      const stale = (await receive()).Messages![0]!.ReceiptHandle!;
+      const again = (await receive()).Messages![0]!; // visible again after 1 s, with a new handle
+      expect(again.ReceiptHandle).not.toBe(stale);
+      await client.send(new DeleteMessageCommand({ QueueUrl: url, ReceiptHandle: stale })); // succeeds, deletes nothing
+      await killed(first.pid);
+
+      const second = await startSqs({ port: await freePort(), journal });
+      try {
+        const back = await queues(second);
+        expect((await receiveAll(back.client, back.url)).map((m) => m.Body)).toEqual(["slow consumer"]);
+      } finally {
+        await second.stop();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("rewrites itself to the live messages instead of growing with every send and delete", async () => {
     const dir = mkdtempSync(join(tmpdir(), "forgeline-sqs-journal-"));
     const journal = join(dir, "journal.ndjson");
