@@ -5,7 +5,7 @@
  * local runtime does. It does not delete expired TTL items, so readers filter on `expireAt`.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import {
@@ -51,24 +51,32 @@ export async function startDynamo(opts: { port: number; dataDir?: string }): Pro
     mkdirSync(opts.dataDir, { recursive: true });
     args.push("-dbPath", opts.dataDir);
   } else args.push("-inMemory");
-  const child = spawnIgnoringCtrlC(java, args, dir);
+  const child = spawnStandIn(java, args, dir);
   let output = "";
   child.stdout?.on("data", (d) => (output += d));
   child.stderr?.on("data", (d) => (output += d));
   const endpoint = `http://127.0.0.1:${opts.port}`;
   await waitUntilReady(endpoint, child, () => output);
-  return { endpoint, stop: () => stopChild(child, () => child.kill("SIGTERM")) };
+  // SIGHUP runs the JVM's shutdown hooks, as SIGTERM would (SIGINT and SIGTERM are ignored, below).
+  return { endpoint, stop: () => stopChild(child, () => child.kill("SIGHUP")) };
 }
 
+/** Sets the child's parent-death signal, then runs the rest of its command line (util-linux). */
+const SETPRIV = "/usr/bin/setpriv";
+
 /**
- * A terminal's Ctrl-C reaches every process of the foreground group. The JVM would exit at once,
- * while the runtime still drains the queue into the table; so SIGINT is ignored here (an ignored
- * SIGINT stays ignored across `exec`, and the JVM keeps it so) and the runtime stops it with SIGTERM.
+ * Signals sent to the whole process group must not stop DynamoDB Local while the runtime still
+ * drains the queue into the table: a terminal's Ctrl-C (SIGINT to the foreground group) and a
+ * service manager's stop (SIGTERM to the whole control group, systemd's default). Both are ignored
+ * here (an ignored signal stays ignored across `exec`, and the JVM keeps it so), and the runtime
+ * stops the JVM itself once done with it. Where `setpriv` exists (Linux), the JVM also gets SIGHUP
+ * if the runtime dies without stopping it, instead of running on, orphaned, on the same database.
  */
-function spawnIgnoringCtrlC(java: string, args: string[], cwd: string): ChildProcess {
+function spawnStandIn(java: string, args: string[], cwd: string): ChildProcess {
   const stdio: ["ignore", "pipe", "pipe"] = ["ignore", "pipe", "pipe"];
   if (process.platform === "win32") return spawn(java, args, { cwd, stdio });
-  return spawn("/bin/sh", ["-c", 'trap "" INT; exec "$@"', "sh", java, ...args], { cwd, stdio });
+  const onParentDeath = existsSync(SETPRIV) ? [SETPRIV, "--pdeathsig", "HUP"] : [];
+  return spawn("/bin/sh", ["-c", 'trap "" INT TERM; exec "$@"', "sh", ...onParentDeath, java, ...args], { cwd, stdio });
 }
 
 async function waitUntilReady(endpoint: string, child: ChildProcess, output: () => string): Promise<void> {

@@ -4,13 +4,15 @@
  * closes stdin, so a parent that dies never leaves it behind. Given a journal file (a persistent
  * data folder), every acknowledged message survives a crash (see `sqs-journal.ts`).
  *
- * A terminal's Ctrl-C reaches every process of the foreground group, this one included. It is
- * ignored: the runtime still needs the queue to drain it, then stops it.
+ * A terminal's Ctrl-C (SIGINT) and a service manager's stop (SIGTERM) reach every process of the
+ * group, this one included. Both are ignored: the runtime still needs the queue to drain it, then
+ * stops it by closing stdin.
  */
 import { buildApp } from "fauxqs";
 import { QueueJournal, journalRequests } from "./sqs-journal.js";
 
 process.on("SIGINT", () => undefined);
+process.on("SIGTERM", () => undefined);
 
 const port = Number(process.argv[2]);
 const journalFile = process.argv[3];
