@@ -35,6 +35,26 @@ async function queues(standIn: SqsStandIn) {
   return { client, url: main.QueueUrl! };
 }
 
+/** A fresh folder for a journal file, removed afterwards. */
+async function withJournal(fn: (journal: string) => Promise<void>): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), "forgeline-sqs-journal-"));
+  try {
+    await fn(join(dir, "journal.ndjson"));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** A stand-in started on `journal` (as the next start of the runtime would), its queues created, stopped after `fn`. */
+async function restarted(journal: string, fn: (q: Awaited<ReturnType<typeof queues>>) => Promise<void>): Promise<void> {
+  const standIn = await startSqs({ port: await freePort(), journal });
+  try {
+    await fn(await queues(standIn));
+  } finally {
+    await standIn.stop();
+  }
+}
+
 async function receiveAll(client: SQSClient, url: string): Promise<Message[]> {
   const all: Message[] = [];
   for (;;) {
@@ -57,10 +77,8 @@ async function killed(pid: number): Promise<void> {
 }
 
 describe("the SQS stand-in's journal", () => {
-  it("brings back every acknowledged, undeleted message after a SIGKILL, and none that was deleted", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "forgeline-sqs-journal-"));
-    const journal = join(dir, "journal.ndjson");
-    try {
+  it("brings back every acknowledged, undeleted message after a SIGKILL, and none that was deleted", () =>
+    withJournal(async (journal) => {
       const first = await startSqs({ port: await freePort(), journal });
       const { client, url } = await queues(first);
       const tagged = { eventId: { DataType: "String", StringValue: "evt-c" } };
@@ -83,33 +101,17 @@ describe("the SQS stand-in's journal", () => {
       await client.send(new SendMessageCommand({ QueueUrl: url, MessageBody: "e" })); // still visible at the kill
       await killed(first.pid); // c and d in flight, e queued
 
-      const second = await startSqs({ port: await freePort(), journal });
-      try {
-        const again = await queues(second);
+      await restarted(journal, async (again) => {
         const back = await receiveAll(again.client, again.url);
         expect(back.map((m) => m.Body).sort()).toEqual(["c", "d", "e"]);
-        expect(back.find((m) => m.Body === "c")!.MessageAttributes).toEqual({ eventId: { DataType: "String", StringValue: "evt-c" } });
+        expect(back.find((m) => m.Body === "c")!.MessageAttributes).toEqual(tagged);
         await again.client.send(new DeleteMessageBatchCommand({ QueueUrl: again.url, Entries: back.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle! })) }));
-      } finally {
-        await second.stop();
-      }
+      });
+      await restarted(journal, async (last) => expect(await receiveAll(last.client, last.url)).toEqual([]));
+    }));
 
-      const third = await startSqs({ port: await freePort(), journal });
-      try {
-        const last = await queues(third);
-        expect(await receiveAll(last.client, last.url)).toEqual([]);
-      } finally {
-        await third.stop();
-      }
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
-
-  it("keeps a message deleted with a stale receipt handle, which SQS leaves queued", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "forgeline-sqs-journal-"));
-    const journal = join(dir, "journal.ndjson");
-    try {
+  it("keeps a message deleted with a stale receipt handle, which SQS leaves queued", () =>
+    withJournal(async (journal) => {
       const first = await startSqs({ port: await freePort(), journal });
       const { client, url } = await queues(first);
       await client.send(new SendMessageCommand({ QueueUrl: url, MessageBody: "slow consumer" }));
@@ -120,25 +122,12 @@ describe("the SQS stand-in's journal", () => {
       await client.send(new DeleteMessageCommand({ QueueUrl: url, ReceiptHandle: stale })); // succeeds, deletes nothing
       await killed(first.pid);
 
-      const second = await startSqs({ port: await freePort(), journal });
-      try {
-        const back = await queues(second);
-        expect((await receiveAll(back.client, back.url)).map((m) => m.Body)).toEqual(["slow consumer"]);
-      } finally {
-        await second.stop();
-      }
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+      await restarted(journal, async (back) => expect((await receiveAll(back.client, back.url)).map((m) => m.Body)).toEqual(["slow consumer"]));
+    }));
 
-  it("rewrites itself to the live messages instead of growing with every send and delete", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "forgeline-sqs-journal-"));
-    const journal = join(dir, "journal.ndjson");
-    try {
-      const standIn = await startSqs({ port: await freePort(), journal });
-      try {
-        const { client, url } = await queues(standIn);
+  it("rewrites itself to the live messages instead of growing with every send and delete", () =>
+    withJournal(async (journal) => {
+      await restarted(journal, async ({ client, url }) => {
         await client.send(new SendMessageCommand({ QueueUrl: url, MessageBody: "kept", DelaySeconds: 900 }));
         for (let round = 0; round < 150; round++) {
           await client.send(new SendMessageBatchCommand({ QueueUrl: url, Entries: Array.from({ length: 10 }, (_, i) => ({ Id: String(i), MessageBody: `m${round}-${i}` })) }));
@@ -148,28 +137,18 @@ describe("the SQS stand-in's journal", () => {
         // 3,001 entries were written; compaction keeps the file near the live set (one message).
         const lines = readFileSync(journal, "utf8").split("\n").filter(Boolean).length;
         expect(lines).toBeLessThan(1100);
-      } finally {
-        await standIn.stop();
-      }
+      });
       expect(readFileSync(journal, "utf8").trim().split("\n").map((l) => (JSON.parse(l) as { body: string }).body)).toEqual(["kept"]);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+    }));
 
-  it("ignores a torn last line (a crash in the middle of an append)", () => {
-    const dir = mkdtempSync(join(tmpdir(), "forgeline-sqs-journal-"));
-    try {
-      const file = join(dir, "journal.ndjson");
+  it("ignores a torn last line (a crash in the middle of an append)", () =>
+    withJournal(async (file) => {
       writeFileSync(file, `${JSON.stringify({ put: "q", id: "1", body: "whole" })}\n{"put":"q","id":"2","bo`);
       const journal = new QueueJournal(file);
       expect(journal.takeRecovered("q").map((m) => m.body)).toEqual(["whole"]);
       expect(journal.takeRecovered("q")).toEqual([]);
       journal.close();
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+    }));
 
   it("keeps a message the runtime's queue acknowledged when the whole runtime is killed", async () => {
     const dataDir = mkdtempSync(join(tmpdir(), "forgeline-sqs-crash-"));
