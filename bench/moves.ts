@@ -214,7 +214,7 @@ async function rawTransactions(n: number): Promise<number> {
  */
 async function throwawayContainers(n: number) {
   const run = randomBytes(4).toString("hex");
-  const storage = `bench-scale-${run}`;
+  const storage = `bench-${run}`;
   const firstId = 1_900_000_000 + Math.floor(Math.random() * 90_000_000);
   const containers = Array.from({ length: n }, (_, i) => firstId + i).map((id) => ({
     ...containerKey("project", id),
