@@ -18,7 +18,7 @@ import { moveSequence, type MoveKind } from "../keys.js";
 import { containersOf, displayPath, type AnyContainer } from "./containers.js";
 import { batchSize, drainPolicy, startBulkExecution, type BulkInput, type DrainPolicy, type MoveBatchInput, type MoveInput } from "./execution.js";
 import { assertBulkStorages } from "./policy.js";
-import { findMove, isTerminal, type MoveRecord } from "./records.js";
+import { findMove, isTerminal, movesCreatedSince, type MoveRecord } from "./records.js";
 import { createScheduledMove, isSchedulable, newMoveRecord, NotSchedulableError, schedulingItems } from "./schedule.js";
 import { transactEach } from "./transitions.js";
 
@@ -44,9 +44,14 @@ export interface BatchState extends BulkInput {
   batches?: MoveBatchInput[];
 }
 
-/** One page of a bulk execution. Safe to run again: moves it already scheduled are picked up, not lost. */
+/**
+ * One page of a bulk execution. Safe to run again: moves it already scheduled are picked up, not
+ * lost, and the first page also takes up the moves an earlier run of this same execution had
+ * already switched (see `switchedEarlier`).
+ */
 export async function scheduleBatch(state: BatchState, executionName: string): Promise<Required<Omit<BatchState, "cursor">> & { cursor?: string }> {
-  const { kind, source, destination, drain } = state.bulk;
+  const { kind, source, destination, drain, scheduledAt } = state.bulk;
+  const resumed = state.cursor === undefined && scheduledAt ? await switchedEarlier(kind, executionName, scheduledAt) : [];
   const out = await dynamo().send(
     new QueryCommand({
       TableName: resources.mainTable(),
@@ -88,11 +93,22 @@ export async function scheduleBatch(state: BatchState, executionName: string): P
   await mapConcurrently(containers, SCHEDULE_CONCURRENCY, async (container, i) => {
     if (container && !fresh[i]) scheduled[i] = await scheduleOne(kind, container, source, destination, executionName);
   });
-  const moves: MoveInput[] = [];
+  const moves: MoveInput[] = resumed.map((move) => ({ moveId: move.id, kind, containerId: move.containerId }));
   scheduled.forEach((moveId, i) => moveId !== undefined && moves.push({ moveId, kind, containerId: rows[i]!.id }));
   const size = batchSize();
   const batches = Array.from({ length: Math.ceil(moves.length / size) }, (_, b) => ({ moves: moves.slice(b * size, (b + 1) * size), drain }));
   return { bulk: state.bulk, cursor: rows.at(-1)?.gsi2sk ?? state.cursor, more: !!out.LastEvaluatedKey, batches };
+}
+
+/**
+ * The moves this execution had switched but not finished when it was interrupted: the local Step
+ * Functions runner starts an execution a crash interrupted again from its first state, and by then
+ * their repositories are no longer on the source storage, so no page would find them and they would
+ * stay `replicated`, their containers held. Only moves created since the bulk move was scheduled are read.
+ */
+async function switchedEarlier(kind: MoveKind, executionName: string, scheduledAt: string): Promise<MoveRecord[]> {
+  const recent = await movesCreatedSince(kind, scheduledAt);
+  return recent.filter((move) => move.bulkExecution === executionName && move.state === "replicated").reverse();
 }
 
 async function scheduleOne(kind: MoveKind, container: AnyContainer, source: string, destination: string | undefined, executionName: string, id?: number) {

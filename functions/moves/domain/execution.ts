@@ -57,7 +57,19 @@ export const batchSize = () => Math.min(25, Math.max(1, Number(process.env.FORGE
 
 /** Input of a bulk execution: it pages through the source storage and schedules as it goes. */
 export interface BulkInput {
-  bulk: { kind: MoveKind; source: string; destination?: string; pageSize: number; drain: DrainPolicy };
+  bulk: {
+    kind: MoveKind;
+    source: string;
+    destination?: string;
+    pageSize: number;
+    drain: DrainPolicy;
+    /**
+     * When the bulk move was scheduled (ISO 8601); every move it creates is newer. Carried in the
+     * input rather than read from `$$.Execution.StartTime`, which the local runner resets when it
+     * starts an interrupted execution again.
+     */
+    scheduledAt?: string;
+  };
 }
 
 export class ExecutionStartError extends Error {
@@ -89,5 +101,5 @@ export function startMoveExecution(move: MoveRecord, drain: DrainPolicy) {
 export function startBulkExecution(bulk: BulkInput["bulk"]) {
   const stamp = `${Date.now().toString(36)}-${randomBytes(3).toString("hex")}`;
   const name = `bulk-${bulk.kind}-from-${bulk.source}-${stamp}`.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 80);
-  return start(name, { bulk } satisfies BulkInput);
+  return start(name, { bulk: { ...bulk, scheduledAt: new Date().toISOString() } } satisfies BulkInput);
 }

@@ -2,7 +2,7 @@
  * Move records: one per scheduled repository move, with GitLab's states (`human_state_name`) and an
  * operator's step history. Reads only; state changes live with the step that makes them.
  */
-import { getItem, getItems, queryPage, GSI1, GSI2 } from "../../platform/db/table.js";
+import { getItem, getItems, queryPage, queryWhile, GSI1, GSI2 } from "../../platform/db/table.js";
 import { allMovesIndexPk, containerMovesIndexPk, moveKey, type MoveKind } from "../keys.js";
 
 export const MOVE_STATES = ["initial", "scheduled", "started", "replicated", "finished", "failed", "cleanup failed"] as const;
@@ -57,6 +57,11 @@ export async function requireMove(kind: MoveKind, id: number): Promise<MoveRecor
 /** Every move of a kind, newest first (GitLab's `order_created_at_desc`). */
 export async function listMoves(kind: MoveKind, offset: number, limit: number) {
   return queryPage<MoveRecord>({ index: GSI1, pk: allMovesIndexPk(kind), offset, limit });
+}
+
+/** Every move of a kind created at or after `since` (ISO 8601), newest first; the index is read no further back. */
+export function movesCreatedSince(kind: MoveKind, since: string): Promise<MoveRecord[]> {
+  return queryWhile<MoveRecord>({ index: GSI1, pk: allMovesIndexPk(kind) }, (move) => move.createdAt >= since);
 }
 
 /** The moves of one container, newest first. */

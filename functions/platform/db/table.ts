@@ -182,6 +182,18 @@ export async function queryPage<T = Item>(input: KeyRange & { offset: number; li
   return { items: collected.slice(input.offset, input.offset + input.limit), hasMore: collected.length > input.offset + input.limit };
 }
 
+/** Items of a key range in sort-key order (newest first unless `ascending`), up to the first that fails `keep`. */
+export async function queryWhile<T = Item>(input: KeyRange, keep: (item: T) => boolean): Promise<T[]> {
+  const items: T[] = [];
+  for await (const batch of queryRange<T>(input, () => 100)) {
+    for (const item of batch) {
+      if (!keep(item)) return items;
+      items.push(item);
+    }
+  }
+  return items;
+}
+
 /** Every item of a key range (for bounded sets such as a project's members or a batch of moves). */
 export async function queryAll<T = Item>(input: KeyRange): Promise<T[]> {
   const items: T[] = [];
