@@ -46,6 +46,9 @@ export async function startDynamo(opts: { port: number; dataDir?: string }): Pro
     "-port",
     String(opts.port),
     "-sharedDb",
+    // DynamoDB Local reports usage to AWS unless told not to; a laptop's stand-in has no business
+    // calling home (and offline, each attempt would only fail).
+    "-disableTelemetry",
   ];
   if (opts.dataDir) {
     mkdirSync(opts.dataDir, { recursive: true });

@@ -1,5 +1,6 @@
 import { describe, it, expect } from "vitest";
 import { mkdtempSync, rmSync } from "node:fs";
+import { execFileSync } from "node:child_process";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startRuntime, defaultLocalConfig } from "../../local/runtime.js";
@@ -43,6 +44,26 @@ describe("the embedded runtime", () => {
     } finally {
       process.env.PATH = saved.PATH;
       if (saved.JAVA_HOME) process.env.JAVA_HOME = saved.JAVA_HOME;
+    }
+  });
+
+  it("starts DynamoDB Local with its telemetry to AWS switched off", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "forgeline-telemetry-"));
+    try {
+      const rt = await startRuntime({ dataDir, persistent: false, config: defaultLocalConfig(dataDir) });
+      try {
+        const port = new URL(process.env.AWS_ENDPOINT_URL_DYNAMODB!).port;
+        const commandLines = execFileSync("ps", ["-ww", "-eo", "args="], { encoding: "utf8" })
+          .split("\n")
+          .map((line) => line.trim().split(/\s+/))
+          .filter((args) => args.some((a) => a.endsWith("DynamoDBLocal.jar")) && args[args.indexOf("-port") + 1] === port);
+        expect(commandLines).toHaveLength(1);
+        expect(commandLines[0]).toContain("-disableTelemetry");
+      } finally {
+        await rt.stop();
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
     }
   });
 
