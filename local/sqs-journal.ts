@@ -172,6 +172,9 @@ interface SqsApp {
 
 type Body = Record<string, unknown> & { QueueUrl?: string; Entries?: Array<Record<string, unknown>> };
 
+/** The calls that change which messages exist (and ReceiveMessage, for its receipt handles); the rest pass untouched. */
+const JOURNALED_ACTIONS = new Set(["SendMessage", "SendMessageBatch", "ReceiveMessage", "DeleteMessage", "DeleteMessageBatch", "PurgeQueue", "DeleteQueue", "CreateQueue"]);
+
 const queueName = (url: unknown) => String(url ?? "").split("/").pop() ?? "";
 
 /**
@@ -182,7 +185,7 @@ const queueName = (url: unknown) => String(url ?? "").split("/").pop() ?? "";
 export function journalRequests(app: SqsApp, journal: QueueJournal): void {
   app.addHook("onSend", async (request, reply, payload) => {
     const action = String(request.headers["x-amz-target"] ?? "").replace(/^AmazonSQS\./, "");
-    if (reply.statusCode !== 200 || typeof payload !== "string") return payload;
+    if (!JOURNALED_ACTIONS.has(action) || reply.statusCode !== 200 || typeof payload !== "string") return payload;
     const body = (request.body ?? {}) as Body;
     const queue = queueName(body.QueueUrl);
     let out: Record<string, unknown>;

@@ -21,6 +21,7 @@ import {
 import { startSqs, type SqsStandIn } from "../../local/sqs.js";
 import { QueueJournal } from "../../local/sqs-journal.js";
 import { freePort } from "../../local/ports.js";
+import { killed } from "../support/processes.js";
 import { startRuntime, defaultLocalConfig, INGEST_QUEUE } from "../../local/runtime.js";
 
 const credentials = { accessKeyId: "local", secretAccessKey: "local" };
@@ -61,18 +62,6 @@ async function receiveAll(client: SQSClient, url: string): Promise<Message[]> {
     const out = await client.send(new ReceiveMessageCommand({ QueueUrl: url, MaxNumberOfMessages: 10, WaitTimeSeconds: 0, MessageAttributeNames: ["All"], VisibilityTimeout: 60 }));
     if (!out.Messages?.length) return all;
     all.push(...out.Messages);
-  }
-}
-
-async function killed(pid: number): Promise<void> {
-  process.kill(pid, "SIGKILL");
-  for (;;) {
-    try {
-      process.kill(pid, 0);
-    } catch {
-      return;
-    }
-    await new Promise((r) => setTimeout(r, 20));
   }
 }
 

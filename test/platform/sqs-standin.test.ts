@@ -4,20 +4,7 @@ import { resolve } from "node:path";
 import { CreateQueueCommand, ReceiveMessageCommand, SendMessageCommand, SQSClient } from "@aws-sdk/client-sqs";
 import { startSqs } from "../../local/sqs.js";
 import { freePort } from "../../local/ports.js";
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
-async function until(check: () => boolean, ms = 10_000): Promise<boolean> {
-  for (const deadline = Date.now() + ms; Date.now() < deadline; await new Promise((r) => setTimeout(r, 50))) if (check()) return true;
-  return check();
-}
+import { alive, until } from "../support/processes.js";
 
 describe("the SQS stand-in", () => {
   it("runs in its own process on loopback and speaks the SQS protocol", async () => {

@@ -6,29 +6,14 @@
  * leave them running.
  */
 import { describe, it, expect } from "vitest";
-import { spawn, execFileSync, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { freePort } from "../../local/ports.js";
+import { groupMembers, until } from "../support/processes.js";
 
 const root = resolve(import.meta.dirname, "../..");
-
-/** Pids of every process in a process group. */
-function groupMembers(pgid: number): number[] {
-  const out = execFileSync("ps", ["-eo", "pid=,pgid="], { encoding: "utf8" });
-  return out
-    .trim()
-    .split("\n")
-    .map((line) => line.trim().split(/\s+/).map(Number))
-    .filter(([, group]) => group === pgid)
-    .map(([pid]) => pid!);
-}
-
-async function until(check: () => boolean, ms = 15_000): Promise<boolean> {
-  for (const deadline = Date.now() + ms; Date.now() < deadline; await new Promise((r) => setTimeout(r, 100))) if (check()) return true;
-  return check();
-}
 
 /** `scripts/start.ts` in its own process group, as a terminal gives a foreground job; resolves once it serves. */
 async function npmStart(dataDir: string): Promise<{ child: ChildProcess; output: () => string; exited: Promise<number | null> }> {
