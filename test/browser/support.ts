@@ -1,19 +1,22 @@
 /**
- * Debian's Chromium driven by playwright-core, against an instance started in this test worker
+ * Headless Chromium driven by playwright-core, against an instance started in this test worker
  * (`hosted`, so integrated error tracking can be switched on). A fresh profile per launch.
+ * The browser binary comes from the npm package `@sparticuz/chromium` (see chromium.ts), so
+ * `npm install && npm test` needs no browser installed on the machine.
  */
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
 
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+import { chromiumExecutable } from "../support/chromium.js";
+
 export const ARTIFACTS = resolve(import.meta.dirname, "../../test-artifacts");
 
 export async function launch(): Promise<{ context: BrowserContext; page: Page; close: () => Promise<void> }> {
   const profile = mkdtempSync(join(tmpdir(), "forgeline-chromium-"));
   const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
+    executablePath: await chromiumExecutable(),
     headless: true,
     viewport: { width: 1366, height: 800 },
     args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],

@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { TestProject } from "vitest/node";
 import { startRuntime, defaultLocalConfig } from "../../local/runtime.js";
+import { chromiumExecutable } from "./chromium.js";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -22,10 +23,12 @@ export default async function setup(project: TestProject) {
   const dataDir = mkdtempSync(join(tmpdir(), "forgeline-test-"));
   process.env.LOG_LEVEL ??= "warn";
   process.env.FORGELINE_LOCAL_WAIT_OVERRIDES ??= JSON.stringify({ WaitForWritesToDrain: 50 });
+  // Unpacked here, once, so browser tests in parallel workers never race on it.
+  process.env.CHROMIUM_PATH = await chromiumExecutable();
   const runtime = await startRuntime({ dataDir, persistent: false, config: defaultLocalConfig(dataDir) });
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) {
-    if (v !== undefined && (k.startsWith("AWS_") || k.startsWith("SST_RESOURCE_") || k.startsWith("FORGELINE_") || k === "LOG_LEVEL")) env[k] = v;
+    if (v !== undefined && (k.startsWith("AWS_") || k.startsWith("SST_RESOURCE_") || k.startsWith("FORGELINE_") || k === "LOG_LEVEL" || k === "CHROMIUM_PATH")) env[k] = v;
   }
   project.provide("baseUrl", runtime.baseUrl);
   project.provide("adminToken", runtime.bootstrap.token!);
