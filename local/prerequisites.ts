@@ -1,7 +1,10 @@
 /** System prerequisites of the local runtime, checked before anything starts. */
 import { spawnSync } from "node:child_process";
+import { OperatorError } from "./operator-errors.js";
 
-export class PrerequisiteError extends Error {}
+export class PrerequisiteError extends OperatorError {}
+
+const INSTALL_JAVA = "Install it: sudo apt-get install openjdk-17-jre-headless (Debian/Ubuntu) or brew install openjdk@17 (macOS), or point JAVA_HOME at one";
 
 /** DynamoDB Local is a Java program: it needs a Java 17+ runtime on PATH (or JAVA_HOME). */
 export function javaCommand(): string {
@@ -12,14 +15,7 @@ export function javaCommand(): string {
     const text = `${out.stderr}${out.stdout}`;
     const major = Number(/version "(\d+)/.exec(text)?.[1] ?? 0);
     if (major >= 17) return cmd;
-    throw new PrerequisiteError(
-      `Java ${major || "(unknown version)"} found, but the embedded DynamoDB stand-in needs Java 17 or newer.\n` +
-        "Install it, e.g. `sudo apt-get install openjdk-17-jre-headless` (Debian/Ubuntu) or `brew install openjdk@17` (macOS).",
-    );
+    throw new PrerequisiteError(`Java ${major || "(unknown version)"} was found, but the DynamoDB stand-in (DynamoDB Local) needs Java 17 or newer`, INSTALL_JAVA);
   }
-  throw new PrerequisiteError(
-    "Java was not found. The embedded DynamoDB stand-in (DynamoDB Local) needs a Java 17+ runtime.\n" +
-      "Install it, e.g. `sudo apt-get install openjdk-17-jre-headless` (Debian/Ubuntu) or `brew install openjdk@17` (macOS),\n" +
-      "or point JAVA_HOME at an existing installation.",
-  );
+  throw new PrerequisiteError("Java was not found, and the DynamoDB stand-in (DynamoDB Local) needs a Java 17+ runtime", INSTALL_JAVA);
 }

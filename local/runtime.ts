@@ -13,7 +13,9 @@ import { startDynamo, ensureTable, type DynamoStandIn } from "./dynamodb.js";
 import { startSqs, ensureQueues, restoreQueue, type SqsStandIn } from "./sqs.js";
 import { startStepFunctions, type StepFunctionsStandIn, type TaskHandler } from "./stepfunctions.js";
 import { pollQueue, scheduleCron, lambdaContext, type Poller } from "./workers.js";
-import { freePort } from "./ports.js";
+import { describeListenError, freePort, listenProblem } from "./ports.js";
+import { acquireInstanceLock } from "./instance-lock.js";
+import { invokedAs, OperatorError } from "./operator-errors.js";
 import { buildLocalApp, loadModule } from "./server.js";
 import { workers } from "../functions/routes.js";
 import { resetInstanceConfig } from "../functions/platform/config.js";
@@ -36,6 +38,8 @@ export interface RuntimeOptions {
   workers?: boolean;
   /** Create the first administrator at start (default). Off = as on AWS: on its first request. */
   bootstrapAtStart?: boolean;
+  /** Told when a stale lock on the data folder is taken over (default: standard error). */
+  notice?: (line: string) => void;
 }
 
 export interface Runtime {
@@ -61,42 +65,22 @@ export function defaultLocalConfig(dataDir: string) {
   };
 }
 
-/** Written while a persistent runtime runs, so CLIs (backup, restore, inventory) can join it. */
-export interface RuntimeInfo {
-  pid: number;
-  baseUrl: string;
-  env: Record<string, string>;
-}
-
-export const runtimeInfoFile = (dataDir: string) => join(resolve(dataDir), "runtime.json");
-
-/** The running instance on this data folder, if any (a stale file from a crash is ignored). */
-export function runningInstance(dataDir: string): RuntimeInfo | undefined {
-  const file = runtimeInfoFile(dataDir);
-  if (!existsSync(file)) return undefined;
-  const info = JSON.parse(readFileSync(file, "utf8")) as RuntimeInfo;
-  try {
-    process.kill(info.pid, 0);
-    return info;
-  } catch {
-    return undefined;
-  }
-}
-
 export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
   const dataDir = resolve(opts.dataDir);
-  mkdirSync(dataDir, { recursive: true });
-  if (opts.persistent) {
-    const other = runningInstance(dataDir);
-    // Two DynamoDB Local processes on one database file would corrupt it.
-    if (other && other.pid !== process.pid) throw new Error(`Another instance (pid ${other.pid}) is already running on ${dataDir} at ${other.baseUrl}`);
-  }
+  ensureWritableFolder(dataDir);
+  const host = opts.host ?? "127.0.0.1";
+  // Two DynamoDB Local processes on one database file would corrupt it: one instance per folder.
+  const lock = opts.persistent ? acquireInstanceLock(dataDir, opts.notice ?? ((line) => console.error(line))) : undefined;
   const stops: Array<() => Promise<void>> = [];
+  if (lock) stops.push(async () => lock.release());
   const stopAll = async () => {
     // Every step runs even if one fails, and a failure is said: an unsaved queue loses messages.
     for (const stop of stops.reverse()) await stop().catch((err) => log.error("runtime stop step failed", describeError(err)));
   };
   try {
+    // Checked before the stand-ins start, so a taken port is said at once, not after a JVM start.
+    const portProblem = opts.port ? await listenProblem(host, opts.port) : undefined;
+    if (portProblem) throw new OperatorError(portProblem, `Stop that program, or choose another port: FORGELINE_PORT=<port> ${invokedAs()}`);
     const [dynamoPort, sqsPort, sfnPort] = [await freePort(), await freePort(), await freePort()];
     const dynamo: DynamoStandIn = await startDynamo({ port: dynamoPort, dataDir: opts.persistent ? join(dataDir, "dynamodb") : undefined });
     stops.push(() => dynamo.stop());
@@ -120,9 +104,11 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
     const bootstrap = opts.bootstrapAtStart === false ? { created: false } : await ensureBootstrapAdmin(opts.bootstrapToken);
 
     const app = await buildLocalApp();
-    const host = opts.host ?? "127.0.0.1";
-    const server: ServerType = await new Promise((ok) => {
+    const server: ServerType = await new Promise((ok, fail) => {
       const s = serve({ fetch: app.fetch, hostname: host, port: opts.port ?? 0 }, () => ok(s));
+      s.once("error", (err: NodeJS.ErrnoException) =>
+        fail(new OperatorError(describeListenError(err, host, opts.port ?? 0), `Choose another port: FORGELINE_PORT=<port> ${invokedAs()}`)),
+      );
     });
     const address = server.address();
     const port = typeof address === "object" && address ? address.port : opts.port;
@@ -139,10 +125,9 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
         if (w.kind === "cron" && w.schedule) crons.push(scheduleCron({ name: w.name, schedule: w.schedule, handler: mod.handler as never }));
       }
     }
-    if (opts.persistent) {
+    if (lock) {
       const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => /^(AWS_|SST_RESOURCE_|FORGELINE_)/.test(k) && !/TOKEN/.test(k))) as Record<string, string>;
-      writeFileSync(runtimeInfoFile(dataDir), JSON.stringify({ pid: process.pid, baseUrl, env } satisfies RuntimeInfo, null, 2), { mode: 0o600 });
-      stops.push(async () => rmSync(runtimeInfoFile(dataDir), { force: true }));
+      lock.publish({ baseUrl, env });
     }
     // Shut down in order: stop taking requests, let consumers drain, stop stand-ins (what is still
     // queued is in the SQS stand-in's journal).
@@ -168,6 +153,22 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
   } catch (err) {
     await stopAll();
     throw err;
+  }
+}
+
+/** Creates the data folder if needed and proves it writable, or says so as one line. */
+function ensureWritableFolder(dir: string) {
+  const probe = join(dir, `.write-test-${process.pid}`);
+  try {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(probe, "");
+    rmSync(probe);
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    throw new OperatorError(
+      `the data folder ${dir} cannot be written (${e.code ?? "error"}: ${e.syscall ?? "write"} ${e.path ?? dir})`,
+      `Make it writable for this user, or use another folder: FORGELINE_DATA_DIR=<folder> ${invokedAs()}`,
+    );
   }
 }
 

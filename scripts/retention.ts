@@ -2,16 +2,18 @@
  * `npm run retention`: one error-tracking retention pass, run until done (the scheduled function
  * stops at its Lambda deadline and leaves the rest to its next run).
  *
- * - With `SST_RESOURCE_Main` in the environment (e.g. under `sst shell` for a deployed stage) it
- *   works on that table.
- * - Otherwise on the local data folder (`FORGELINE_DATA_DIR`, default `./.data`): it starts the
- *   embedded stand-ins without workers, runs, and stops. Stop `npm start` first: two DynamoDB Local
- *   processes must not share one data folder. (`npm start` runs retention hourly by itself.)
+ * Which instance, as for backup (functions/backup/cli.ts): the table in `SST_RESOURCE_Main` (e.g.
+ * under `sst shell` for a deployed stage); else the local data folder (`FORGELINE_DATA_DIR`, default
+ * `./.data`), joining a running `npm start` there or starting the stand-ins for the pass.
+ * (`npm start` also runs retention hourly by itself.)
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { dataDir } from "../functions/platform/config.js";
 import { runRetention } from "../functions/errortracking/domain/retention.js";
+import { openInstance, runCli, UsageError } from "../functions/backup/cli.js";
+
+const USAGE = "npm run retention";
 
 async function passUntilDone() {
   const total = { deletedItems: 0, deletedErrors: 0 };
@@ -25,24 +27,18 @@ async function passUntilDone() {
   }
 }
 
-async function main() {
-  if (process.env.SST_RESOURCE_Main) return passUntilDone();
-  const dir = dataDir();
-  // No table yet means nothing to delete — and starting the runtime would create the first admin.
-  if (!existsSync(join(dir, "dynamodb"))) return console.log(`retention: no local data in ${dir}, nothing to do`);
-  const { startRuntime } = await import("../local/runtime.js");
-  const runtime = await startRuntime({ dataDir: dir, persistent: true, workers: false });
+await runCli(USAGE, async () => {
+  if (process.argv.slice(2).some((a) => a !== "--")) throw new UsageError("retention takes no arguments.");
+  // No table yet means nothing to delete — and starting the stand-ins would create an instance.
+  if (!process.env.SST_RESOURCE_Main && !existsSync(join(dataDir(), "dynamodb"))) {
+    console.log(`retention: no local data in ${dataDir()}, nothing to do`);
+    return;
+  }
+  const instance = await openInstance({ mustExist: true });
   try {
+    console.error(`Retention on ${instance.describe}`);
     await passUntilDone();
   } finally {
-    await runtime.stop();
+    await instance.close();
   }
-}
-
-main().then(
-  () => process.exit(0),
-  (err) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+});

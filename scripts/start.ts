@@ -3,20 +3,30 @@
  * repositories) lives under FORGELINE_DATA_DIR (default `./.data`) and survives restarts.
  *   FORGELINE_PORT (default 3000), FORGELINE_HOST (default 127.0.0.1),
  *   FORGELINE_BOOTSTRAP_ADMIN_TOKEN (the first admin's token on an empty instance).
+ * Operator mistakes (folder in use, port taken, no Java, …) end in one line and exit code 1.
  */
 import { chmodSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startRuntime } from "../local/runtime.js";
-import { PrerequisiteError } from "../local/prerequisites.js";
+import { OperatorError, reportFatal } from "../local/operator-errors.js";
+import { checkNodeVersion } from "../local/node-version.js";
 import { dataDir } from "../functions/platform/config.js";
 
+function listenPort(): number {
+  const raw = process.env.FORGELINE_PORT ?? "3000";
+  const port = Number(raw);
+  if (!/^\d+$/.test(raw) || port < 1 || port > 65535) throw new OperatorError(`FORGELINE_PORT=${raw} is not a TCP port`, "Set a number from 1 to 65535, e.g. FORGELINE_PORT=3000 npm start");
+  return port;
+}
+
 async function main() {
+  checkNodeVersion((line) => console.error(line));
   const dir = dataDir();
   const runtime = await startRuntime({
     dataDir: dir,
     persistent: true,
     host: process.env.FORGELINE_HOST ?? "127.0.0.1",
-    port: Number(process.env.FORGELINE_PORT ?? 3000),
+    port: listenPort(),
     bootstrapToken: process.env.FORGELINE_BOOTSTRAP_ADMIN_TOKEN,
   });
   if (runtime.bootstrap.created && runtime.bootstrap.token) {
@@ -42,8 +52,4 @@ async function main() {
   process.on("SIGTERM", () => void shutdown("SIGTERM"));
 }
 
-main().catch((err) => {
-  if (err instanceof PrerequisiteError) console.error(`\nCannot start: ${err.message}\n`);
-  else console.error(err);
-  process.exit(1);
-});
+main().catch((err) => process.exit(reportFatal(err)));

@@ -15,8 +15,10 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { dataDir, resetInstanceConfig } from "../platform/config.js";
-import { runningInstance, startRuntime } from "../../local/runtime.js";
-import { PrerequisiteError } from "../../local/prerequisites.js";
+import { startRuntime } from "../../local/runtime.js";
+import { runningInstance } from "../../local/instance-lock.js";
+import { reportFatal } from "../../local/operator-errors.js";
+import { checkNodeVersion } from "../../local/node-version.js";
 import { BackupError } from "./errors.js";
 
 export interface Instance {
@@ -67,6 +69,7 @@ export function parseArgs(argv: string[], known: string[]): ParsedArgs {
 /** Runs a CLI: quiet logs, clear one-line errors for expected failures, exit codes 0/1/2. */
 export async function runCli(usage: string, main: () => Promise<void>): Promise<never> {
   process.env.LOG_LEVEL ??= "warn";
+  checkNodeVersion((line) => console.error(line));
   try {
     await main();
     process.exit(0);
@@ -75,9 +78,7 @@ export async function runCli(usage: string, main: () => Promise<void>): Promise<
       console.error(`${err.message}\n\nUsage: ${usage}`);
       process.exit(2);
     }
-    if (err instanceof BackupError || err instanceof PrerequisiteError) console.error(`\nError: ${err.message}`);
-    else console.error(err);
-    process.exit(1);
+    process.exit(reportFatal(err));
   }
 }
 

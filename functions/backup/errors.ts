@@ -1,8 +1,10 @@
+import { OperatorError } from "../../local/operator-errors.js";
+
 /**
- * Errors the backup CLIs print as they are (a clear sentence, no stack): anything else is a bug or
- * an infrastructure failure and is shown with its stack.
+ * Errors the backup CLIs print as they are (one clear sentence, no stack): anything else is a bug or
+ * an infrastructure failure.
  */
-export class BackupError extends Error {
+export class BackupError extends OperatorError {
   constructor(message: string) {
     super(message);
     this.name = "BackupError";

@@ -6,35 +6,18 @@
  * leave them running.
  */
 import { describe, it, expect } from "vitest";
-import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { freePort } from "../../local/ports.js";
 import { groupMembers, until } from "../support/processes.js";
+import { startScript } from "../support/scripts.js";
 
-const root = resolve(import.meta.dirname, "../..");
-
-/** `scripts/start.ts` in its own process group, as a terminal gives a foreground job; resolves once it serves. */
-async function npmStart(dataDir: string): Promise<{ child: ChildProcess; output: () => string; exited: Promise<number | null> }> {
-  const child = spawn(process.execPath, ["--import", "tsx", join(root, "scripts", "start.ts")], {
-    cwd: root,
-    detached: true,
-    stdio: ["ignore", "pipe", "pipe"],
-    env: { ...process.env, FORGELINE_DATA_DIR: dataDir, FORGELINE_PORT: String(await freePort()), FORGELINE_BOOTSTRAP_ADMIN_TOKEN: "glpat-stop-signal-test-token-01" },
-  });
-  let output = "";
-  child.stdout!.on("data", (d) => (output += d));
-  child.stderr!.on("data", (d) => (output += d));
-  const exited = new Promise<number | null>((ok) => child.once("exit", (code) => ok(code)));
-  await new Promise<void>((ok, fail) => {
-    const timer = setTimeout(() => fail(new Error(`npm start did not come up:\n${output}`)), 90_000);
-    child.stdout!.on("data", () => output.includes("Press Ctrl-C") && (clearTimeout(timer), ok()));
-    child.once("exit", () => (clearTimeout(timer), fail(new Error(`npm start exited:\n${output}`))));
-  });
-  // The runtime, DynamoDB Local and the SQS stand-in.
-  expect(groupMembers(child.pid!).length).toBeGreaterThanOrEqual(3);
-  return { child, output: () => output, exited };
+/** `npm start` on `dataDir`, serving: the runtime, DynamoDB Local and the SQS stand-in. */
+async function npmStart(dataDir: string) {
+  const started = await startScript({ FORGELINE_DATA_DIR: dataDir, FORGELINE_PORT: String(await freePort()), FORGELINE_BOOTSTRAP_ADMIN_TOKEN: "glpat-stop-signal-test-token-01" });
+  expect(groupMembers(started.child.pid!).length).toBeGreaterThanOrEqual(3);
+  return started;
 }
 
 describe("npm start stopped from outside", () => {
