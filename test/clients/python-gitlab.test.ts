@@ -1,0 +1,40 @@
+/**
+ * python-gitlab (Debian's python3-gitlab, 3.12) runs the seed's storage-move procedure and its
+ * key-rotation procedure against a hosted instance. Part of `npm run test:clients`; a machine
+ * without the client fails here with the command that installs it.
+ */
+import { describe, it, expect, beforeAll, afterAll } from "vitest";
+import { execFile } from "node:child_process";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { ownRuntime } from "../support/own-runtime.js";
+import { DEBIAN_PYTHON, requireTool } from "./tools.js";
+
+let instance: Awaited<ReturnType<typeof ownRuntime>>;
+
+beforeAll(async () => {
+  requireTool(DEBIAN_PYTHON, ["-c", "import gitlab"], "sudo apt-get install python3-gitlab");
+  instance = await ownRuntime({ offering: "hosted" });
+});
+afterAll(() => instance?.stop());
+
+describe("python-gitlab", () => {
+  it("empties a storage by the seed's procedure and rotates a client key", async () => {
+    const { stdout } = await promisify(execFile)(DEBIAN_PYTHON, [join(import.meta.dirname, "seed_procedures.py")], {
+      env: { ...process.env, GITLAB_URL: instance.runtime.baseUrl, GITLAB_TOKEN: instance.runtime.bootstrap.token! },
+    });
+    const seen = JSON.parse(stdout);
+    expect(seen.user).toBe("root");
+    expect(seen.python_gitlab).toMatch(/^3\./);
+    expect(seen.project_storage_before).toBe("default");
+    expect(seen.weights).toEqual({ default: 0, secondary: 100, cluster: 0 });
+    expect(seen.move_states).toEqual(["finished"]);
+    expect(seen.projects_left_on_default).toEqual([]);
+    expect(seen.project_storage_after).toBe("secondary");
+    expect(seen.snippet_storage_after).toBe("secondary");
+    expect(seen.keys_listed).toEqual(seen.keys_created);
+    expect(seen.dsn_shape).toBe(true);
+    expect(seen.keys_after_delete).toEqual([seen.new_key_id]);
+    expect(seen.same_storage).toEqual({ status: 400, message: expect.stringMatching(/destination.*source|same/i) });
+  });
+});
