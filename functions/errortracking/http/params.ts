@@ -1,18 +1,15 @@
 /** Request parameters shared by the error-tracking routes. */
 import { z } from "zod";
-import { idOrPath, positiveInt } from "../../platform/http/params.js";
+import { grapeBoolean, idOrPath, positiveInt } from "../../platform/http/params.js";
 import { paramError } from "../../platform/http/errors.js";
 
 export const projectParams = z.object({ id: idOrPath() });
 export const keyParams = z.object({ id: idOrPath(), key_id: positiveInt() });
 
 /**
- * Grape's `Boolean` coercion (dry-types `Params::Bool`), which accepts `True`/`False` as python-gitlab
- * writes them, with Grape's messages: `x is missing`, `x is empty` (`allow_blank: false`), `x is invalid`.
+ * Required/optional booleans with Grape's messages: `x is missing`, `x is empty` (`allow_blank:
+ * false`), `x is invalid`; the spellings are the platform's one coercion (`grapeBoolean`).
  */
-const TRUE = new Set(["1", "on", "t", "true", "y", "yes"]);
-const FALSE = new Set(["0", "off", "f", "false", "n", "no"]);
-
 export function grapeBooleans<K extends string>(body: Record<string, unknown>, spec: Record<K, "required" | "optional">): Record<K, boolean | undefined> {
   const errors: string[] = [];
   const out = {} as Record<K, boolean | undefined>;
@@ -22,11 +19,9 @@ export function grapeBooleans<K extends string>(body: Record<string, unknown>, s
       if (need === "required") errors.push(`${name} is missing`);
       continue;
     }
-    if (typeof raw === "boolean") out[name] = raw;
-    else if (typeof raw === "number" && (raw === 0 || raw === 1)) out[name] = raw === 1;
+    const value = grapeBoolean(raw);
+    if (value !== undefined) out[name] = value;
     else if (typeof raw === "string" && raw.trim() === "") errors.push(`${name} is empty`);
-    else if (typeof raw === "string" && TRUE.has(raw.trim().toLowerCase())) out[name] = true;
-    else if (typeof raw === "string" && FALSE.has(raw.trim().toLowerCase())) out[name] = false;
     else errors.push(`${name} is invalid`);
   }
   if (errors.length) throw paramError(errors.join(", "));

@@ -8,22 +8,12 @@ import { saveStorageWeights } from "../domain/settings.js";
 import { settingsView } from "./get-settings.js";
 
 /**
- * Accepts the JSON hash form (`{"repository_storages_weighted":{"default":0,"fast":100}}`) and
- * GitLab's bracket form (`repository_storages_weighted[fast]=100`) used by form-encoded clients.
+ * The JSON hash (`{"repository_storages_weighted":{"default":0,"fast":100}}`), or GitLab's bracket
+ * form (`repository_storages_weighted[fast]=100`), which the platform's form parser nests the same way.
  */
 const weightsBody = z
-  .record(z.string(), z.unknown())
-  .transform((raw, ctx) => {
-    const weights: Record<string, unknown> = {};
-    for (const [key, value] of Object.entries(raw)) {
-      const bracket = /^repository_storages_weighted\[(.+)\]$/.exec(key);
-      if (key === "repository_storages_weighted" && value && typeof value === "object") Object.assign(weights, value);
-      else if (bracket?.[1]) weights[bracket[1]] = value;
-      else ctx.addIssue({ code: "unrecognized_keys", keys: [key], input: raw });
-    }
-    return weights;
-  })
-  .pipe(z.record(z.string(), int().pipe(z.number().min(0).max(100))));
+  .object({ repository_storages_weighted: z.record(z.string(), int().pipe(z.number().min(0).max(100))).optional() })
+  .transform((b) => b.repository_storages_weighted ?? {});
 
 export const endpoint = defineEndpoint(
   { summary: "Update application settings (admin)", access: "write", admin: true, body: weightsBody },

@@ -6,6 +6,7 @@
 import type { Context } from "hono";
 import { z, type ZodType } from "zod";
 import { ApiError, forbidden, unauthorized } from "./errors.js";
+import { parseFormParams } from "./form.js";
 import { authenticate, type Principal } from "../../identity/domain/auth.js";
 
 /**
@@ -49,7 +50,7 @@ async function readBody(c: Context): Promise<Record<string, unknown>> {
   if (raw.trim() === "") return {};
   if (type.includes("application/x-www-form-urlencoded") || type.includes("multipart/form-data")) {
     const form = await new Response(raw, { headers: { "content-type": type } }).formData();
-    return Object.fromEntries([...form.entries()].map(([k, v]) => [k, typeof v === "string" ? v : ""]));
+    return parseFormParams([...form.entries()].map(([k, v]) => [k, typeof v === "string" ? v : ""]));
   }
   try {
     const parsed: unknown = JSON.parse(raw);
@@ -88,7 +89,8 @@ export function defineEndpoint<
       let parsedBody: unknown;
       if (body) {
         // Grape merges query-string and body parameters for writes; so do we.
-        const merged = { ...(spec.query ? {} : c.req.query()), ...(await readBody(c)) };
+        const fromQuery = spec.query ? {} : parseFormParams(new URL(c.req.url).searchParams.entries());
+        const merged = { ...fromQuery, ...(await readBody(c)) };
         parsedBody = body.parse(merged);
       }
       const result = await serve({
