@@ -58,13 +58,38 @@ describe("authentication", () => {
     expect((await api("GET", "/api/v4/user", { token: expired.body.token })).status).toBe(401);
   });
 
-  it("lets an admin with sudo scope act as another user", async () => {
+  it("lets an admin with sudo scope act as another user, by header or parameter, by username or id", async () => {
     const u = await newUser();
     const res = await api("GET", "/api/v4/user", { token: adminToken(), headers: { Sudo: u.username } });
     expect(res.body.username).toBe(u.username);
+    expect((await api("GET", `/api/v4/user?sudo=${u.id}`, { token: adminToken() })).body.username).toBe(u.username);
+    // On a write the parameter is not one of the route's own: the project is created as the user.
+    const created = await api("POST", `/api/v4/projects?sudo=${u.username}`, { token: adminToken(), body: { name: unique("sudo") } });
+    expect(created.status).toBe(201);
+    expect(created.body.namespace).toMatchObject({ path: u.username, kind: "user" });
+  });
+
+  it("answers sudo mistakes as GitLab does, in GitLab's order of checks", async () => {
+    const u = await newUser();
+    const notAdmin = await api("GET", "/api/v4/user", { token: u.token, headers: { Sudo: "root" } });
+    expect(notAdmin).toMatchObject({ status: 403, body: { message: "403 Forbidden - Must be admin to use sudo" } });
     const plainAdmin = await newUser({ admin: true, scopes: ["api"] });
-    const denied = await api("GET", "/api/v4/user", { token: plainAdmin.token, headers: { Sudo: u.username } });
-    expect(denied.status).toBe(403);
+    const noScope = await api("GET", "/api/v4/user", { token: plainAdmin.token, headers: { Sudo: u.username } });
+    expect(noScope).toMatchObject({ status: 403, body: { error: "insufficient_scope", scope: "sudo" } });
+    const nobody = await api("GET", "/api/v4/user?sudo=no_such_user_here", { token: adminToken() });
+    expect(nobody).toMatchObject({ status: 404, body: { message: "404 User with ID or username 'no_such_user_here' Not Found" } });
+  });
+
+  it("limits a read_user token to /user and /users, public lists included", async () => {
+    const u = await newUser({ scopes: ["read_user"] });
+    expect((await api("GET", "/api/v4/user", { token: u.token })).status).toBe(200);
+    expect((await api("GET", "/api/v4/users", { token: u.token })).status).toBe(200);
+    for (const path of ["/api/v4/projects", "/api/v4/groups", "/api/v4/version"]) {
+      const res = await api("GET", path, { token: u.token });
+      expect(res, path).toMatchObject({ status: 403, body: { error: "insufficient_scope", scope: "api read_api" } });
+    }
+    // Without any token the public lists still answer.
+    expect((await api("GET", "/api/v4/projects")).status).toBe(200);
   });
 });
 

@@ -70,22 +70,29 @@ export async function authenticate(c: Context): Promise<Principal | undefined> {
   if (plain === undefined) return sessionPrincipal(c);
   if (plain.length < 8 || plain.length > 256) throw unauthorized();
   let principal = await lookup(plain);
-  const sudo = c.req.header("sudo");
-  if (sudo) principal = await impersonate(principal, sudo);
+  // GitLab takes `sudo` as a parameter or a header, the parameter first.
+  const sudo = c.req.query("sudo") ?? c.req.header("sudo");
+  if (sudo !== undefined) principal = await impersonate(principal, sudo);
   c.set("principal" as never, principal as never);
   return principal;
 }
 
+/** GitLab's `sudo!`, its checks in its order: admin, then a token (not a session), then the scope. */
 async function impersonate(principal: Principal, who: string): Promise<Principal> {
-  if (!principal.scopes.includes("sudo")) {
-    throw new ApiError(403, {
-      message: "403 Forbidden - Must be authenticated using an OAuth or Personal Access Token to use sudo",
-    });
-  }
   if (!principal.user.admin) throw new ApiError(403, { message: "403 Forbidden - Must be admin to use sudo" });
+  if (!principal.scopes.includes("sudo")) throw insufficientScope("sudo");
   const target = /^\d+$/.test(who) ? await findUser(Number(who)) : await findUserByUsername(who);
   if (!target) throw new ApiError(404, { message: `404 User with ID or username '${who}' Not Found` });
   return { ...principal, user: target };
+}
+
+/** GitLab's answer to a token whose scopes do not cover the request. */
+export function insufficientScope(scope: string): ApiError {
+  return new ApiError(403, {
+    error: "insufficient_scope",
+    error_description: "The request requires higher privileges than provided by the access token.",
+    scope,
+  });
 }
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);

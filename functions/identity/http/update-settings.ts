@@ -12,7 +12,7 @@ import { settingsView } from "./get-settings.js";
  * form (`repository_storages_weighted[fast]=100`), which the platform's form parser nests the same way.
  */
 const weightsBody = z
-  .object({ repository_storages_weighted: z.record(z.string(), int().pipe(z.number().min(0).max(100))).optional() })
+  .strictObject({ repository_storages_weighted: z.record(z.string(), int().pipe(z.number().min(0).max(100))).optional() })
   .transform((b) => b.repository_storages_weighted ?? {});
 
 export const endpoint = defineEndpoint(

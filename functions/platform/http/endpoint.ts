@@ -7,7 +7,7 @@ import type { Context } from "hono";
 import { z, type ZodType } from "zod";
 import { ApiError, forbidden, unauthorized } from "./errors.js";
 import { parseFormParams } from "./form.js";
-import { authenticate, type Principal } from "../../identity/domain/auth.js";
+import { authenticate, insufficientScope, type Principal } from "../../identity/domain/auth.js";
 
 /**
  * - `public`: no token needed; a token, when given, must be valid.
@@ -89,7 +89,7 @@ export function defineEndpoint<
       let parsedBody: unknown;
       if (body) {
         // Grape merges query-string and body parameters for writes; so do we.
-        const fromQuery = spec.query ? {} : parseFormParams(new URL(c.req.url).searchParams.entries());
+        const fromQuery = spec.query ? {} : parseFormParams([...new URL(c.req.url).searchParams.entries()].filter(([k]) => !AUTH_PARAMS.has(k)));
         const merged = { ...fromQuery, ...(await readBody(c)) };
         parsedBody = body.parse(merged);
       }
@@ -106,22 +106,24 @@ export function defineEndpoint<
   };
 }
 
+/** Parameters that say who calls, read by authentication; never part of a route's own parameters. */
+const AUTH_PARAMS = new Set(["private_token", "sudo"]);
+
 async function authorize(c: Context, access: Access, admin: boolean): Promise<Principal | undefined> {
   const principal = await authenticate(c);
-  if (access === "public" && !admin) return principal;
-  if (!principal) throw unauthorized();
+  if (!principal) {
+    if (access === "public" && !admin) return undefined;
+    throw unauthorized();
+  }
+  // A token on a public route still needs a scope that reads the API: GitLab refuses a
+  // read_user-only token everywhere but /user and /users.
+  const needs = access === "public" ? "read" : access;
   const scopes = principal.scopes;
   const allowed =
     scopes.includes("api") ||
-    (access !== "write" && scopes.includes("read_api")) ||
-    (access === "read_user" && scopes.includes("read_user"));
-  if (!allowed) {
-    throw new ApiError(403, {
-      error: "insufficient_scope",
-      error_description: "The request requires higher privileges than provided by the access token.",
-      scope: access === "write" ? "api" : access === "read_user" ? "api read_user" : "api read_api",
-    });
-  }
+    (needs !== "write" && scopes.includes("read_api")) ||
+    (needs === "read_user" && scopes.includes("read_user"));
+  if (!allowed) throw insufficientScope(needs === "write" ? "api" : needs === "read_user" ? "api read_user" : "api read_api");
   if (admin && !principal.user.admin) throw forbidden();
   return principal;
 }
