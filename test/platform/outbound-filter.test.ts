@@ -313,6 +313,9 @@ describe("Connect and the settings API through the outbound filter", () => {
       expect((await connect(`http://127.0.0.1:${p + 1}`)).body).toEqual({ message: { api_url: ["is blocked: Requests to localhost are not allowed"] } });
       expect((await connect("http://192.168.0.1")).status).toBe(400);
       expect(recording.attempts.map((a) => a.address)).toEqual(["127.0.0.1", "127.0.0.1", "10.9.8.7", "10.1.2.3"]);
+      // Saving another setting leaves the allowlist as it was.
+      expect((await settings({ repository_storages_weighted: { default: 100 } })).body.outbound_local_requests_whitelist).toHaveLength(4);
+      expect((await requestAt(own.runtime.baseUrl, "GET", "/api/v4/application/settings", { token: admin })).body.outbound_local_requests_whitelist).toHaveLength(4);
       const raw = await settings({ outbound_local_requests_allowlist_raw: "tracker.lan, 192.168.0.0/16;[::1]:9000" });
       expect(raw.body.outbound_local_requests_whitelist).toEqual(["tracker.lan", "192.168.0.0/16", "[::1]:9000"]);
       const bad = await settings({ outbound_local_requests_whitelist: ["ok.example", "not a host"] });
