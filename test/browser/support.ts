@@ -13,7 +13,15 @@ import { chromiumExecutable } from "../support/chromium.js";
 
 export const ARTIFACTS = resolve(import.meta.dirname, "../../test-artifacts");
 
-export async function launch(): Promise<{ context: BrowserContext; page: Page; close: () => Promise<void> }> {
+export interface LaunchedBrowser {
+  context: BrowserContext;
+  page: Page;
+  /** Content-Security-Policy violations Chromium reported on any page so far (directive and blocked URI). */
+  violations: string[];
+  close: () => Promise<void>;
+}
+
+export async function launch(): Promise<LaunchedBrowser> {
   const profile = mkdtempSync(join(tmpdir(), "forgeline-chromium-"));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: await chromiumExecutable(),
@@ -22,9 +30,20 @@ export async function launch(): Promise<{ context: BrowserContext; page: Page; c
     args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
   });
   const page = context.pages()[0] ?? (await context.newPage());
+  // Each document reports its own violations; the init script is injected by the browser, outside the pages' policy.
+  const violations: string[] = [];
+  await context.exposeBinding("__reportCspViolation", (_source, text: string) => void violations.push(text));
+  await context.addInitScript({
+    content: `document.addEventListener("securitypolicyviolation", (e) =>
+      window.__reportCspViolation(e.violatedDirective + " blocked " + (e.blockedURI || "inline") + " on " + e.documentURI));`,
+  });
+  page.on("console", (msg) => {
+    if (/Content Security Policy/i.test(msg.text())) violations.push(msg.text());
+  });
   return {
     context,
     page,
+    violations,
     close: async () => {
       await context.close();
       rmSync(profile, { recursive: true, force: true });

@@ -25,10 +25,21 @@ export async function call(base: string, method: string, path: string, token?: s
   return { status: res.status, body: json, headers: res.headers, text };
 }
 
+/**
+ * These trackers listen on loopback, which the outbound filter refuses by default: the instance at
+ * `base` is told to allow local requests, as an administrator with a tracker on the LAN would.
+ */
+export async function allowLocalRequests(base: string, adminToken: string) {
+  const res = await call(base, "PUT", "/api/v4/application/settings", adminToken, { allow_local_requests_from_web_hooks_and_services: true });
+  if (res.status !== 200) throw new Error(`allowing local requests failed: ${res.status} ${res.text}`);
+}
+
 export async function startTracker() {
   const own = await ownRuntime({ offering: "hosted" });
   const base = own.runtime.baseUrl;
   const admin = own.runtime.bootstrap.token!;
+  // The browser test connects this instance to the shared one, on loopback.
+  await allowLocalRequests(base, admin);
   const user = await call(base, "POST", "/api/v4/users", admin, { username: "tracker_owner", name: "Tracker Owner", email: "t@example.com" });
   const tok = await call(base, "POST", `/api/v4/users/${user.body.id}/personal_access_tokens`, admin, { name: "t", scopes: ["api"] });
   const readTok = await call(base, "POST", `/api/v4/users/${user.body.id}/personal_access_tokens`, admin, { name: "r", scopes: ["read_api"] });

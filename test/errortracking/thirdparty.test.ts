@@ -4,13 +4,14 @@
  * tracker's own integrated view, and resolving goes through to the tracker.
  */
 import { describe, it, expect, beforeAll, afterAll } from "vitest";
-import { api, baseUrl, newUser } from "../support/api.js";
+import { adminToken, api, baseUrl, newUser } from "../support/api.js";
 import { freePort } from "../../local/ports.js";
-import { call, sendWithSdk, startTracker, waitFor } from "./thirdparty-support.js";
+import { allowLocalRequests, call, sendWithSdk, startTracker, waitFor } from "./thirdparty-support.js";
 
 let tracker: Awaited<ReturnType<typeof startTracker>>;
 beforeAll(async () => {
   tracker = await startTracker();
+  await allowLocalRequests(baseUrl(), adminToken());
   await sendWithSdk(tracker.dsn);
   await waitFor(() => call(tracker.base, "GET", `${tracker.ui}.json`, tracker.token), (r) => r.body.errors?.length === 2);
 });

@@ -29,6 +29,11 @@ ${params.length ? `<div class="p">Parámetros: ${params.join(", ")}</div>` : ""}
 ${respuestas.length ? `<div class="p">Respuestas: ${respuestas.join("; ")}</div>` : ""}</li>`;
 }
 
+/** The index's only style, inline; its Content-Security-Policy allows exactly this text by hash. */
+export const ESTILO_INDICE = `body{font-family:system-ui,sans-serif;margin:2rem;max-width:60rem}code{background:#f3f3f3;padding:0 .2rem}
+.s{margin:.6rem 0;list-style:none}.m{display:inline-block;min-width:4rem;font-weight:bold}.m-get{color:#0a6}.m-post{color:#06c}
+.m-put{color:#c60}.m-delete{color:#c00}.n,.p{margin-left:4.3rem;color:#444;font-size:.92rem}`;
+
 export function indiceHtml(recursos: readonly Recurso[], release: Release): string {
   const base = BASES[release];
   const secciones = recursos
@@ -37,9 +42,7 @@ ${r.descripcion ? `<p>${escapar(r.descripcion)}</p>` : ""}<ul>${r.servicios.map(
     .join("\n");
   return `<!doctype html>
 <html lang="es"><head><meta charset="utf-8"><title>API REST académica ${release}</title>
-<style>body{font-family:system-ui,sans-serif;margin:2rem;max-width:60rem}code{background:#f3f3f3;padding:0 .2rem}
-.s{margin:.6rem 0;list-style:none}.m{display:inline-block;min-width:4rem;font-weight:bold}.m-get{color:#0a6}.m-post{color:#06c}
-.m-put{color:#c60}.m-delete{color:#c00}.n,.p{margin-left:4.3rem;color:#444;font-size:.92rem}</style></head>
+<style>${ESTILO_INDICE}</style></head>
 <body><h1>API REST académica — release ${release} (<code>${base}/</code>)</h1>
 <p>Documento Swagger 2.0: <a href="${base}/api-docs">${base}/api-docs</a>. Autenticación: HTTP Basic o el parámetro <code>api_key</code>.</p>
 ${secciones}

@@ -13,7 +13,8 @@ import type { Endpoint } from "../../platform/http/endpoint.js";
 import { rest_error } from "../domain/errores.js";
 import { BASES, releaseDe, type Release } from "../domain/doc/tipos.js";
 import { documentoSwagger } from "../domain/swagger.js";
-import { indiceHtml } from "../domain/indice.js";
+import { ESTILO_INDICE, indiceHtml } from "../domain/indice.js";
+import { contentSecurityPolicy } from "../../platform/http/security-headers.js";
 import { modelosDe, servicioDe, type RegistroGenerado } from "../runtime/registro.js";
 import { autenticarPedido } from "./auth.js";
 import { ejecutarServicio } from "./ejecutar.js";
@@ -42,7 +43,10 @@ export function endpointDeServicios(registro: RegistroGenerado): Endpoint {
 function documentacion(c: Context, registro: RegistroGenerado, release: Release, quiere: "indice" | "swagger"): Response {
   autenticarPedido(c, registro);
   const headers = { "API-Version": release };
-  if (quiere === "indice") return c.html(indiceHtml(registro.recursos, release), 200, headers);
+  if (quiere === "indice") {
+    const csp = { "Content-Security-Policy": contentSecurityPolicy({ inlineStyles: [ESTILO_INDICE] }) };
+    return c.html(indiceHtml(registro.recursos, release), 200, { ...headers, ...csp });
+  }
   const esquema = (c.req.header("x-forwarded-proto") ?? new URL(c.req.url).protocol.replace(":", "")) === "http" ? "http" : "https";
   return c.json(documentoSwagger(registro.recursos, modelosDe(registro), release, esquema), 200, headers);
 }

@@ -3,9 +3,15 @@
  * no redirects, any status outside 200–204 → `Sentry response status code: <code>`, a 1 MB body cap →
  * `Sentry API response is too big`, connection failures → `Connection refused` / `Connection to
  * Sentry timed out`. Works against Sentry and against this service's own `/api/0/` API.
+ * Every call goes through the guarded outbound client: a URL the filter refuses answers GitLab's
+ * `URL is blocked: …` and nothing is sent.
  */
+import { outboundPolicy } from "../../identity/domain/settings.js";
+import { outboundFetch } from "../../platform/outbound/client.js";
+import { BlockedUrlError } from "../../platform/outbound/policy.js";
+
 export class TrackerError extends Error {
-  constructor(message: string, readonly kind: "status" | "size" | "connection" | "keys" = "status", readonly status?: number) {
+  constructor(message: string, readonly kind: "status" | "size" | "connection" | "keys" | "blocked" = "status", readonly status?: number) {
     super(message);
   }
 }
@@ -41,30 +47,30 @@ async function readCapped(res: Response): Promise<string> {
   return Buffer.concat(chunks).toString("utf8");
 }
 
-type Cause = { code?: string; name?: string; errors?: Cause[] };
+type Failure = { code?: string; name?: string; cause?: { name?: string } };
 
 function connectionMessage(err: unknown): string {
-  const e = err as { name?: string; cause?: Cause };
-  // Happy eyeballs: several addresses tried at once fail as an AggregateError of their causes.
-  const code = e.cause?.code ?? e.cause?.errors?.[0]?.code;
-  if (code && e.cause) e.cause.code = code;
-  if (e.name === "TimeoutError" || e.cause?.name === "ConnectTimeoutError" || e.cause?.code === "UND_ERR_CONNECT_TIMEOUT") return "Connection to Sentry timed out";
-  if (e.cause?.code === "ECONNREFUSED") return "Connection refused";
-  if (e.cause?.code === "ENOTFOUND" || e.cause?.code === "EAI_AGAIN") return "Sentry host could not be resolved";
+  const e = err as Failure;
+  if (e.name === "TimeoutError" || e.cause?.name === "TimeoutError" || e.code === "ETIMEDOUT") return "Connection to Sentry timed out";
+  if (e.code === "ECONNREFUSED") return "Connection refused";
   return "Connection to Sentry failed";
 }
 
 export async function trackerRequest<T>(method: "GET" | "PUT", url: string, token: string, body?: unknown): Promise<TrackerResponse<T>> {
   let res: Response;
   try {
-    res = await fetch(squeeze(url), {
-      method,
-      redirect: "manual",
-      headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json", Accept: "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-      signal: AbortSignal.timeout(TIMEOUT_MS),
-    });
+    res = await outboundFetch(
+      squeeze(url),
+      {
+        method,
+        headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json", Accept: "application/json" },
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: AbortSignal.timeout(TIMEOUT_MS),
+      },
+      await outboundPolicy(),
+    );
   } catch (err) {
+    if (err instanceof BlockedUrlError) throw new TrackerError(err.message, "blocked");
     throw new TrackerError(connectionMessage(err), "connection");
   }
   if (res.status < 200 || res.status > 204) {

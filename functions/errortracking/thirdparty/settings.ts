@@ -4,6 +4,9 @@
  * integrated side saves through `../domain/settings.ts`.
  */
 import { putItem } from "../../platform/db/table.js";
+import { outboundPolicy } from "../../identity/domain/settings.js";
+import { checkOutboundUrl } from "../../platform/outbound/client.js";
+import { BlockedUrlError } from "../../platform/outbound/policy.js";
 import { ApiError, validationError } from "../../platform/http/errors.js";
 import { settingKey, type ErrorTrackingSetting } from "../domain/contracts.js";
 import { findSetting } from "../domain/settings.js";
@@ -15,8 +18,8 @@ import { apiUrlFrom, listProjects, type TrackerProject } from "./sentry.js";
 export const isMasked = (token: string | undefined) => !!token && /^\*+$/.test(token);
 
 /**
- * http(s) with a host, ASCII only, ≤ 255 characters once built into an api_url. Local addresses are
- * allowed (a self-managed tracker on the same network is the usual case).
+ * http(s) with a host, ASCII only, ≤ 255 characters once built into an api_url. Whether its address
+ * may be reached is `allowedHost`'s question.
  */
 export function checkHost(apiHost: string | undefined): string {
   const host = (apiHost ?? "").trim().replace(/\/+$/, "");
@@ -32,6 +35,21 @@ export function checkHost(apiHost: string | undefined): string {
   return host;
 }
 
+/**
+ * `checkHost`, then the outbound filter (GitLab's `addressable_url` validation of `api_url`): a local
+ * address without the administrator's permission is `{"message":{"api_url":["is blocked: …"]}}`.
+ */
+export async function allowedHost(apiHost: string | undefined): Promise<string> {
+  const host = checkHost(apiHost);
+  try {
+    await checkOutboundUrl(apiUrlFrom(host, "org", "proj"), await outboundPolicy());
+  } catch (err) {
+    if (err instanceof BlockedUrlError) throw validationError({ api_url: [`is blocked: ${err.reason}`] });
+    throw err;
+  }
+  return host;
+}
+
 async function tokenFor(projectId: number, token: string | undefined): Promise<string> {
   if (isMasked(token)) {
     const stored = (await findSetting(projectId))?.tokenCiphertext;
@@ -43,7 +61,7 @@ async function tokenFor(projectId: number, token: string | undefined): Promise<s
 
 /** `{projects: [...]}` or a GitLab `{message}` error (400; 500 when the tracker's answer lacks keys). */
 export async function connectProjects(projectId: number, apiHost: string | undefined, token: string | undefined): Promise<{ projects: TrackerProject[] }> {
-  const host = checkHost(apiHost);
+  const host = await allowedHost(apiHost);
   const plain = await tokenFor(projectId, token);
   try {
     return { projects: await listProjects(host, plain) };
@@ -67,7 +85,7 @@ export async function saveThirdParty(projectId: number, change: ThirdPartyChange
   let projectName = base.projectName;
   let organizationName = base.organizationName;
   if (change.project) {
-    apiUrl = apiUrlFrom(checkHost(change.apiHost), encodeURIComponent(change.project.organization_slug), encodeURIComponent(change.project.slug));
+    apiUrl = apiUrlFrom(await allowedHost(change.apiHost), encodeURIComponent(change.project.organization_slug), encodeURIComponent(change.project.slug));
     projectName = change.project.name;
     organizationName = change.project.organization_name;
   }

@@ -1,9 +1,12 @@
 /**
  * Application settings that matter here: `repository_storages_weighted`, with GitLab's semantics —
  * weights 0–100 per configured storage, a weighted random pick for each new repository (and for a
- * move without destination), and `default` when every weight is 0.
+ * move without destination), and `default` when every weight is 0; and the outbound request
+ * filter's two settings. Each save sets only its own attributes, so concurrent saves of different
+ * settings never undo each other.
  */
-import { getItem, putItem } from "../../platform/db/table.js";
+import { getItem, updateItem } from "../../platform/db/table.js";
+import type { OutboundPolicy } from "../../platform/outbound/policy.js";
 import { storageNames } from "../../platform/config.js";
 import { settingsKey } from "./keys.js";
 
@@ -28,8 +31,28 @@ export async function storageWeights(): Promise<Weights> {
 
 export async function saveStorageWeights(weights: Weights): Promise<Weights> {
   const merged = { ...(await storageWeights()), ...weights };
-  await putItem({ ...settingsKey, repository_storages_weighted: merged });
+  await updateItem({ ...settingsKey, update: "SET repository_storages_weighted = :w", values: { ":w": merged } });
   return merged;
+}
+
+interface OutboundItem {
+  allow_local_requests_from_web_hooks_and_services?: boolean;
+  outbound_local_requests_whitelist?: string[];
+}
+
+/** The outbound filter's settings (GitLab's defaults: local requests refused, empty allowlist). */
+export async function outboundPolicy(): Promise<OutboundPolicy> {
+  const item = await getItem<OutboundItem>(settingsKey.pk, settingsKey.sk);
+  return { allowLocal: item?.allow_local_requests_from_web_hooks_and_services ?? false, allowlist: item?.outbound_local_requests_whitelist ?? [] };
+}
+
+export async function saveOutboundPolicy(change: Partial<OutboundPolicy>): Promise<OutboundPolicy> {
+  const sets: string[] = [];
+  const values: Record<string, unknown> = {};
+  if (change.allowLocal !== undefined) (sets.push("allow_local_requests_from_web_hooks_and_services = :a"), (values[":a"] = change.allowLocal));
+  if (change.allowlist !== undefined) (sets.push("outbound_local_requests_whitelist = :l"), (values[":l"] = [...change.allowlist]));
+  if (sets.length) await updateItem({ ...settingsKey, update: `SET ${sets.join(", ")}`, values });
+  return outboundPolicy();
 }
 
 /**

@@ -1,18 +1,22 @@
 import { defineEndpoint } from "../../platform/http/endpoint.js";
 import { lambda } from "../../platform/http/lambda.js";
-import { storageWeights } from "../domain/settings.js";
+import type { OutboundPolicy } from "../../platform/outbound/policy.js";
+import { outboundPolicy, storageWeights } from "../domain/settings.js";
 
 export const endpoint = defineEndpoint({ summary: "Application settings (admin)", access: "read", admin: true }, async () =>
-  settingsView(await storageWeights()),
+  settingsView(await storageWeights(), await outboundPolicy()),
 );
 export const handler = lambda(endpoint);
 
-export function settingsView(weights: Record<string, number>) {
+export function settingsView(weights: Record<string, number>, outbound: OutboundPolicy) {
   return {
     repository_storages_weighted: weights,
     // The pre-13.1 array form, still read by some clients: storages with a positive weight.
     repository_storages: Object.entries(weights)
       .filter(([, w]) => w > 0)
       .map(([name]) => name),
+    allow_local_requests_from_web_hooks_and_services: outbound.allowLocal,
+    outbound_local_requests_whitelist: outbound.allowlist,
+    outbound_local_requests_allowlist_raw: outbound.allowlist.join("\n"),
   };
 }

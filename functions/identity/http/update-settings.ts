@@ -1,26 +1,52 @@
 import { z } from "zod";
 import { defineEndpoint } from "../../platform/http/endpoint.js";
 import { lambda } from "../../platform/http/lambda.js";
-import { int } from "../../platform/http/params.js";
+import { bool, int } from "../../platform/http/params.js";
 import { storageNames } from "../../platform/config.js";
-import { paramError } from "../../platform/http/errors.js";
-import { saveStorageWeights } from "../domain/settings.js";
+import { paramError, validationError } from "../../platform/http/errors.js";
+import { parseAllowEntry } from "../../platform/outbound/policy.js";
+import { outboundPolicy, saveOutboundPolicy, saveStorageWeights, storageWeights } from "../domain/settings.js";
 import { settingsView } from "./get-settings.js";
+
+const ALLOWLIST = "outbound_local_requests_whitelist";
+/** GitLab's limit on allowlist entries. */
+const MAX_ALLOWLIST = 1000;
+
+/** GitLab's `outbound_local_requests_allowlist_raw` separators: commas, semicolons, whitespace. */
+const splitRaw = (raw: string) => raw.split(/[,;\s]+/).filter(Boolean);
+const rawList = () => z.string().max(256 * MAX_ALLOWLIST).transform(splitRaw);
 
 /**
  * The JSON hash (`{"repository_storages_weighted":{"default":0,"fast":100}}`), or GitLab's bracket
- * form (`repository_storages_weighted[fast]=100`), which the platform's form parser nests the same way.
+ * form (`repository_storages_weighted[fast]=100`), which the platform's form parser nests the same
+ * way; the outbound filter's `allow_local_requests_from_web_hooks_and_services` and its allowlist, as
+ * an array (`outbound_local_requests_whitelist`, or `…[]=` in a form) or one string
+ * (`outbound_local_requests_allowlist_raw`). Only the settings given change.
  */
-const weightsBody = z
-  .strictObject({ repository_storages_weighted: z.record(z.string(), int().pipe(z.number().min(0).max(100))).optional() })
-  .transform((b) => b.repository_storages_weighted ?? {});
+const settingsBody = z.object({
+  repository_storages_weighted: z.record(z.string(), int().pipe(z.number().min(0).max(100))).optional(),
+  allow_local_requests_from_web_hooks_and_services: bool().optional(),
+  outbound_local_requests_whitelist: z.union([z.array(z.string().max(255)), rawList()]).optional(),
+  outbound_local_requests_allowlist_raw: rawList().optional(),
+});
 
 export const endpoint = defineEndpoint(
-  { summary: "Update application settings (admin)", access: "write", admin: true, body: weightsBody },
+  { summary: "Update application settings (admin)", access: "write", admin: true, body: settingsBody },
   async ({ body }) => {
-    const unknown = Object.keys(body).filter((name) => !storageNames().includes(name));
+    const weights = body.repository_storages_weighted ?? {};
+    const unknown = Object.keys(weights).filter((name) => !storageNames().includes(name));
     if (unknown.length) throw paramError(`repository_storages_weighted does not have a valid value (unknown storage: ${unknown.join(", ")})`);
-    return settingsView(await saveStorageWeights(body));
+    const list = body.outbound_local_requests_whitelist ?? body.outbound_local_requests_allowlist_raw;
+    if (list) {
+      if (list.length > MAX_ALLOWLIST) throw validationError({ [ALLOWLIST]: [`is too long (maximum is ${MAX_ALLOWLIST} entries)`] });
+      const invalid = list.filter((entry) => !parseAllowEntry(entry));
+      if (invalid.length) throw validationError({ [ALLOWLIST]: [`contains invalid entries: ${invalid.join(", ")}`] });
+    }
+    const allowLocal = body.allow_local_requests_from_web_hooks_and_services;
+    return settingsView(
+      Object.keys(weights).length ? await saveStorageWeights(weights) : await storageWeights(),
+      allowLocal !== undefined || list ? await saveOutboundPolicy({ allowLocal, allowlist: list?.map((e) => e.trim()) }) : await outboundPolicy(),
+    );
   },
 );
 export const handler = lambda(endpoint);

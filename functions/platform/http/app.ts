@@ -1,6 +1,6 @@
 /**
  * The Hono application shell every route runs in, on Lambda and locally: request ids, an access log
- * line, a body-size limit and the one error policy. Routes are mounted by `mountRoute` (local server)
+ * line, security headers, a body-size limit and the one error policy. Routes are mounted by `mountRoute` (local server)
  * or `lambda()` (one route per function on API Gateway).
  */
 import { Hono, type Context } from "hono";
@@ -11,6 +11,7 @@ import { ZodError } from "zod";
 import { ApiError, tooLarge } from "./errors.js";
 import { log, withRequestId, describeError } from "../log.js";
 import { translateZodError } from "./validation.js";
+import { securityHeaders } from "./security-headers.js";
 
 export type Surface = "gitlab" | "siu" | "sentry";
 
@@ -93,6 +94,7 @@ export function createApp(): Hono {
       });
     });
   });
+  app.use("*", securityHeaders);
   // The Sentry collector applies its own limits (20 MiB compressed, 1 MiB per event) while it streams
   // the body, and answers them with Sentry's headers; everything else gets the platform limit.
   const platformLimit = bodyLimit({ maxSize: maxBodyBytes(), onError: (c) => renderTooLarge(c) });
