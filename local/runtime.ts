@@ -14,6 +14,7 @@ import { startSqs, ensureQueues, restoreQueue, type SqsStandIn } from "./sqs.js"
 import { startStepFunctions, type StepFunctionsStandIn, type TaskHandler } from "./stepfunctions.js";
 import { pollQueue, scheduleCron, lambdaContext, type Poller } from "./workers.js";
 import { freePort } from "./ports.js";
+import { recoverFromPredecessors } from "./recovery.js";
 import { buildLocalApp, loadModule } from "./server.js";
 import { workers } from "../functions/routes.js";
 import { resetInstanceConfig } from "../functions/platform/config.js";
@@ -108,6 +109,7 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
     configureEnvironment(opts, dataDir, { dynamo: dynamo.endpoint, sqs: sqsStandIn.endpoint, sfn: sfn.endpoint });
     const credentials = { accessKeyId: "local", secretAccessKey: "local" };
     await ensureTable(new DynamoDBClient({ endpoint: dynamo.endpoint, region: "us-east-1", credentials }), TABLE);
+    await recoverFromPredecessors();
     const sqs = new SQSClient({ endpoint: sqsStandIn.endpoint, region: "us-east-1", credentials });
     const queue = await ensureQueues(sqs, { queue: INGEST_QUEUE, deadLetter: `${INGEST_QUEUE}-dlq`, maxReceiveCount: 5, visibilityTimeoutSeconds: 60 });
     process.env.SST_RESOURCE_IngestQueue = JSON.stringify({ url: queue.url });
