@@ -111,7 +111,7 @@ describe("the runtime SIGKILLed at each step of a move and during a commit, then
     const checkRecovered = async (projects: Project[], label: string) => {
       for (const id of moves) expect((await waitForMove(current!.client, "project", id, 120_000)).state, `move ${id} after ${label}`).toBe("finished");
       const disk = storagesOf(dataDir);
-      expect(disk.temporary, `temporary folders after ${label}`).toEqual([]);
+      expect.soft(disk.temporary, `temporary folders after ${label}`).toEqual([]);
       for (const dir of disk.repositories) fsck(dir);
       for (const p of projects) {
         p.storage = (await api("GET", `/api/v4/projects/${p.id}`)).body.repository_storage;

@@ -143,6 +143,10 @@ describe("a fault at each step of a move", () => {
       const done = await waitForMove(iso, "project", (await scheduleMove(iso, "project", id, "cluster")).id);
       expect(done.state).toBe("failed");
       expect(done.error_message).toMatch(/ENOTDIR/);
+      // The operator's view of the move says why, on its `failed` entry.
+      const view = (await call(iso, "GET", `/api/v4/project_repository_storage_moves/${done.id}/execution`)).body;
+      expect(view.error_message).toBe(done.error_message);
+      expect(view.history.find((h: { step: string }) => h.step === "failed")?.detail).toBe(done.error_message);
       expect(done.error_message.length).toBeLessThanOrEqual(256);
       for (const path of [repoPaths("cluster", "project", id)[0]!, repoPaths("cluster", "project", id)[2]!]) {
         expect((await import("node:fs")).existsSync(path)).toBe(false);
