@@ -9,7 +9,7 @@
  */
 import { academicRoutes } from "./academic/generated/routes.js";
 import { hostingRoutes } from "./hosting/routes.js";
-import { inventoryRoutes } from "./inventory/routes.js";
+import { inventoryRoutes, inventoryWorkers } from "./inventory/routes.js";
 import { webRoutes } from "./web/routes.js";
 import { moveRoutes, moveWorkers } from "./moves/routes.js";
 import { ingestWorkers } from "./errortracking/ingest-routes.js";
@@ -59,4 +59,4 @@ export const routes: RouteSpec[] = [
 ];
 
 /** Functions that are not HTTP routes (function URL, queue consumers, cron, state-machine tasks). */
-export const workers: WorkerSpec[] = [...ingestWorkers, ...errorTrackingWorkers, ...moveWorkers];
+export const workers: WorkerSpec[] = [...ingestWorkers, ...errorTrackingWorkers, ...inventoryWorkers, ...moveWorkers];

@@ -16,6 +16,7 @@ import { pollQueue, scheduleCron, lambdaContext, type Poller } from "./workers.j
 import { describeListenError, freePort, listenProblem } from "./ports.js";
 import { acquireInstanceLock } from "./instance-lock.js";
 import { invokedAs, OperatorError } from "./operator-errors.js";
+import { recoverFromPredecessors } from "./recovery.js";
 import { buildLocalApp, loadModule } from "./server.js";
 import { workers } from "../functions/routes.js";
 import { resetInstanceConfig } from "../functions/platform/config.js";
@@ -92,6 +93,7 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
     configureEnvironment(opts, dataDir, { dynamo: dynamo.endpoint, sqs: sqsStandIn.endpoint, sfn: sfn.endpoint });
     const credentials = { accessKeyId: "local", secretAccessKey: "local" };
     await ensureTable(new DynamoDBClient({ endpoint: dynamo.endpoint, region: "us-east-1", credentials }), TABLE);
+    await recoverFromPredecessors();
     const sqs = new SQSClient({ endpoint: sqsStandIn.endpoint, region: "us-east-1", credentials });
     const queue = await ensureQueues(sqs, { queue: INGEST_QUEUE, deadLetter: `${INGEST_QUEUE}-dlq`, maxReceiveCount: 5, visibilityTimeoutSeconds: 60 });
     process.env.SST_RESOURCE_IngestQueue = JSON.stringify({ url: queue.url });

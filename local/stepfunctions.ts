@@ -1,17 +1,21 @@
 /**
  * Step Functions stand-in: a loopback HTTP server that speaks the Step Functions JSON protocol
- * (StartExecution, DescribeExecution, ListExecutions, StopExecution) so the application calls it
+ * (StartExecution, DescribeExecution, ListExecutions, StopExecution, GetExecutionHistory) so the
+ * application and `aws stepfunctions …` call it
  * through `@aws-sdk/client-sfn` exactly as it calls AWS. Executions run the project's own ASL with
  * `aws-local-stepfunctions` (JSONPath only, like the definition we deploy); each Task state whose
  * `Resource` is `${task:<worker>}` runs that worker's Lambda `handler` in-process.
  *
  * Executions are recorded in the data folder; one still RUNNING when the runtime stopped is started
  * again from the beginning on the next start, so task handlers must be idempotent (they are: each
- * step checks the move's recorded state first).
+ * step checks the move's recorded state first). Each execution's events (`history.ts`) are appended
+ * to `history/<name>.ndjson` as they happen; a restarted run continues the same history after an
+ * `ExecutionRedriven` event.
  */
 import { createServer, type IncomingMessage, type Server } from "node:http";
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { dirname } from "node:path";
+import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { historyEvents, withoutData, type HistoryEvent } from "./history.js";
 import { randomUUID } from "node:crypto";
 
 if (!(Promise as unknown as { withResolvers?: unknown }).withResolvers) {
@@ -90,6 +94,17 @@ export async function startStepFunctions(opts: { port: number; stateFile?: strin
   const machines = new Map<string, { machine: MachineRegistration; sm: InstanceType<typeof StateMachine>; handlers: Record<string, TaskHandler> }>();
   const executions = new Map<string, Execution>();
   const running = new Map<string, { abort: () => void; done: Promise<void> }>();
+  // Events of executions run by this process; older ones are read from their file when asked for.
+  const histories = new Map<string, HistoryEvent[]>();
+  const historyFile = (exec: Execution) => opts.stateFile && join(dirname(opts.stateFile), "history", `${exec.name}.ndjson`);
+  const historyOf = (exec: Execution): HistoryEvent[] => {
+    const kept = histories.get(exec.executionArn);
+    if (kept) return kept;
+    const file = historyFile(exec);
+    if (!file || !existsSync(file)) return [];
+    return readFileSync(file, "utf8").split("\n").filter(Boolean).map((line) => JSON.parse(line) as HistoryEvent);
+  };
+  let stopping = false;
   if (opts.stateFile && existsSync(opts.stateFile)) {
     for (const e of JSON.parse(readFileSync(opts.stateFile, "utf8")) as Execution[]) executions.set(e.executionArn, e);
   }
@@ -107,6 +122,20 @@ export async function startStepFunctions(opts: { port: number; stateFile?: strin
       overrides: { taskResourceLocalHandlers: handlers as never, waitTimeOverrides: machine.waitOverrides },
       context: { Execution: { Id: exec.executionArn, Name: exec.name, StartTime: new Date(exec.startDate * 1000).toISOString() } } as never,
     });
+    const events = historyOf(exec);
+    histories.set(exec.executionArn, events);
+    const file = historyFile(exec);
+    if (file) mkdirSync(dirname(file), { recursive: true });
+    const recording = (async () => {
+      for await (const logged of run.eventLogs) {
+        // The aborts of a stopping runtime are not the execution's: it resumes on the next start.
+        if (stopping) continue;
+        for (const event of historyEvents(logged, events)) {
+          events.push(event);
+          if (file) appendFileSync(file, JSON.stringify(event) + "\n");
+        }
+      }
+    })();
     const done = run.result.then(
       (output) => Object.assign(exec, { status: "SUCCEEDED", output: JSON.stringify(output) }),
       (err: Error & { cause?: unknown }) => {
@@ -118,12 +147,20 @@ export async function startStepFunctions(opts: { port: number; stateFile?: strin
           cause: inner?.message ?? err?.message,
         });
       },
-    ).then(() => {
+    ).then(async () => {
       exec.stopDate = Date.now() / 1000;
+      await recording;
       running.delete(exec.executionArn);
+      if (file) histories.delete(exec.executionArn);
       persist();
     });
     running.set(exec.executionArn, { abort: run.abort, done });
+  };
+
+  const executionOf = (body: Record<string, unknown>) => {
+    const exec = executions.get(String(body.executionArn));
+    if (!exec) throw fault("ExecutionDoesNotExist", `Execution Does Not Exist: '${String(body.executionArn)}'`);
+    return exec;
   };
 
   const actions: Record<string, (body: Record<string, unknown>) => unknown> = {
@@ -141,9 +178,19 @@ export async function startStepFunctions(opts: { port: number; stateFile?: strin
       return { executionArn, startDate: exec.startDate };
     },
     DescribeExecution(body) {
-      const exec = executions.get(String(body.executionArn));
-      if (!exec) throw fault("ExecutionDoesNotExist", `Execution Does Not Exist: '${String(body.executionArn)}'`);
-      return exec;
+      const exec = executionOf(body);
+      return { ...exec, inputDetails: { included: true }, ...(exec.output !== undefined ? { outputDetails: { included: true } } : {}) };
+    },
+    /** AWS's paging: `maxResults` (100 by default, at most 1000), an opaque `nextToken`, `reverseOrder`, `includeExecutionData`. */
+    GetExecutionHistory(body) {
+      const all = historyOf(executionOf(body));
+      const ordered = body.reverseOrder === true ? [...all].reverse() : all;
+      const max = Math.min(1000, Math.max(1, Number(body.maxResults) || 100));
+      const from = body.nextToken ? Number(Buffer.from(String(body.nextToken), "base64url").toString()) : 0;
+      if (!Number.isInteger(from) || from < 0 || from > ordered.length) throw fault("InvalidToken", "Invalid Token");
+      const page = ordered.slice(from, from + max).map((e) => (body.includeExecutionData === false ? withoutData(e) : e));
+      const next = from + max < ordered.length ? Buffer.from(String(from + max)).toString("base64url") : undefined;
+      return { events: page, ...(next ? { nextToken: next } : {}) };
     },
     ListExecutions(body) {
       const list = [...executions.values()]
@@ -188,6 +235,7 @@ export async function startStepFunctions(opts: { port: number; stateFile?: strin
       while (running.size) await Promise.all([...running.values()].map((r) => r.done));
     },
     async stop() {
+      stopping = true;
       await new Promise<void>((resolve) => server.close(() => resolve()));
       // Running executions stay RUNNING in the state file and resume on the next start.
       const interrupted = [...running.keys()];

@@ -8,8 +8,9 @@
  * archive never holds a repository in the middle of a move. The container item archived is the one
  * read under the lease, so item and repository agree on the storage and on the content.
  *
- * As a last line of defence (a lease can expire if one copy outlasts FORGELINE_WRITE_LEASE_MS), the
- * refs checksum is taken before and after the copy and must not change.
+ * As a last line of defence (the lease is renewed while the copy runs, but a process that stalls
+ * longer than FORGELINE_WRITE_LEASE_MS loses it), the refs checksum is taken before and after the
+ * copy and must not change.
  */
 import { join } from "node:path";
 import { open, readdir } from "node:fs/promises";
@@ -141,7 +142,7 @@ async function copyUnderLease(tar: TarWriter, item: RawItem, exclusive: ArchiveO
   });
   const after = await checksum(repo.storage, repo.relativePath);
   if (after !== before) {
-    throw new BackupError(`${containerLabel(repo)} changed while it was copied under its write lease (the lease expired?); raise FORGELINE_WRITE_LEASE_MS and run the backup again`);
+    throw new BackupError(`${containerLabel(repo)} changed while it was copied under its write lease (the lease was lost while the backup stalled?); run the backup again`);
   }
   const bytes = entries.reduce((n, e) => n + e.size, 0);
   const record: RepositoryRecord = { kind: repo.kind, id: repo.id, storage: repo.storage, relative_path: repo.relativePath, checksum: before, files: files.length, bytes };

@@ -36,4 +36,5 @@ export const moveWorkers: WorkerSpec[] = [
   task("moveCleanup", "cleanup"),
   task("moveFinish", "finish"),
   task("moveFail", "fail"),
+  task("moveSummarise", "summarise"),
 ];

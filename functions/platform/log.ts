@@ -37,6 +37,9 @@ export function withRequestId<T>(requestId: string, fn: () => T): T {
   return scope.run({ requestId }, fn);
 }
 
+/** The request (or message, or task) being served, when there is one. */
+export const currentRequestId = (): string | undefined => scope.getStore()?.requestId;
+
 /** A serialisable summary of an unknown error, without its message when it may hold secrets. */
 export function describeError(err: unknown): Record<string, unknown> {
   if (err instanceof Error) return { error: err.name, message: err.message, stack: err.stack };

@@ -69,6 +69,11 @@ describe("sst.config.ts run()", () => {
       expect(parseInt(queue.args.visibilityTimeout)).toBeGreaterThanOrEqual(6 * parseInt(args[0].timeout));
     }
     expect(ofType("sst.aws.CronV2")).toHaveLength(workersOfKind(workers, "cron").length);
+    // The stray-folder sweep reaches the table and the storages, nothing else.
+    const sweep = ofType("sst.aws.CronV2").find((d) => d.name === "CronStraySweep")!;
+    expect(linkNames(sweep.args.function.link)).toEqual(["Main"]);
+    expect(sweep.args.function.volume).toBeDefined();
+    expect(sweep.args.function.vpc).toBeDefined();
     expect(ofType("sst.aws.Function").filter((d) => d.name.startsWith("Task"))).toHaveLength(workersOfKind(workers, "task").length);
     expect(ofType("sst.aws.Function").filter((d) => d.name === "Ingest")).toHaveLength(workersOfKind(workers, "url").length);
   });

@@ -3,11 +3,13 @@
  * file's repositories): counts per storage and kind, sizes equal to the bytes on disk, admin only.
  */
 import { describe, it, expect, beforeAll, afterAll } from "vitest";
-import { readdirSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ownRuntime } from "../support/own-runtime.js";
 import { repoPaths } from "../support/git.js";
 import { startSimulatedMove } from "../backup/simulated-move.js";
+import { LONGEST_STEP_MS, sweepStrays } from "../../functions/inventory/domain/strays.js";
+import { putItem } from "../../functions/platform/db/table.js";
 
 let rt: Awaited<ReturnType<typeof ownRuntime>>;
 let token: string;
@@ -91,5 +93,34 @@ describe("GET /api/v4/repository_storages/inventory", () => {
     expect(denied).toEqual({ status: 403, body: { message: "403 Forbidden" } });
     const readOnlyAdmin = await created("POST", `/api/v4/users/1/personal_access_tokens`, { name: "ro", scopes: ["read_api"] });
     expect((await call("GET", PATH, undefined, readOnlyAdmin.token)).status).toBe(200);
+  });
+
+  it("reports the stray temporary folders a killed writer left, and the sweep removes those whose owner is gone", async () => {
+    const project = repos.find((r) => r.kind === "project" && r.storage === "secondary")!;
+    const [primary] = repoPaths("secondary", "project", project.id);
+    const stray = (owner: string, suffix = "") => {
+      const dir = `${primary}.tmp_forgeline_${owner}_0a1b2c${suffix}`;
+      mkdirSync(join(dir, "objects"), { recursive: true });
+      writeFileSync(join(dir, "objects", "pack"), "x".repeat(1000));
+      return dir;
+    };
+    const ended = stray("mv-project-900", ".deleting");
+    const running = stray("mv-project-901");
+    const writer = stray("wr-0f0e");
+    // Move 901 has not ended: its copy may still be in use.
+    await putItem({ pk: "MOVE#project#901", sk: "MOVE", id: 901, kind: "project", state: "started" });
+    const before = Object.fromEntries((await call("GET", PATH)).body.map((s: { name: string }) => [s.name, s]));
+    expect(before.secondary.stray_folders).toEqual({ count: 3, size_bytes: 3000 });
+    expect(before.cluster.stray_folders).toEqual({ count: 0, size_bytes: 0 });
+
+    // The scheduled sweep leaves what is younger than twice the longest step, then what a running move owns.
+    expect(await sweepStrays({ minAgeMs: 2 * LONGEST_STEP_MS })).toEqual({ removed: 0, kept: 3 });
+    expect(await sweepStrays({ minAgeMs: 2 * LONGEST_STEP_MS, now: Date.now() + 3 * LONGEST_STEP_MS })).toEqual({ removed: 2, kept: 1 });
+    expect([existsSync(ended), existsSync(running), existsSync(writer)]).toEqual([false, true, false]);
+    // At the local runtime's start nothing runs: everything goes.
+    expect(await sweepStrays({ minAgeMs: 0 })).toEqual({ removed: 1, kept: 0 });
+    const after = Object.fromEntries((await call("GET", PATH)).body.map((s: { name: string }) => [s.name, s]));
+    expect(after.secondary.stray_folders).toEqual({ count: 0, size_bytes: 0 });
+    expect(existsSync(primary!)).toBe(true);
   });
 });

@@ -6,8 +6,8 @@
  * record `failed`/`cleanup failed` with a message — and a rescheduled move that finishes.
  */
 import { describe, it, expect, beforeAll, afterAll, afterEach } from "vitest";
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
-import { dirname } from "node:path";
+import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { fsck, repoPaths } from "../support/git.js";
 import { updateItem } from "../../functions/platform/db/table.js";
 import { checksum, hashedRelativePath, repositoryExists } from "../../functions/hosting/domain/git/index.js";
@@ -143,6 +143,10 @@ describe("a fault at each step of a move", () => {
       const done = await waitForMove(iso, "project", (await scheduleMove(iso, "project", id, "cluster")).id);
       expect(done.state).toBe("failed");
       expect(done.error_message).toMatch(/ENOTDIR/);
+      // The operator's view of the move says why, on its `failed` entry.
+      const view = (await call(iso, "GET", `/api/v4/project_repository_storage_moves/${done.id}/execution`)).body;
+      expect(view.error_message).toBe(done.error_message);
+      expect(view.history.find((h: { step: string }) => h.step === "failed")?.detail).toBe(done.error_message);
       expect(done.error_message.length).toBeLessThanOrEqual(256);
       for (const path of [repoPaths("cluster", "project", id)[0]!, repoPaths("cluster", "project", id)[2]!]) {
         expect((await import("node:fs")).existsSync(path)).toBe(false);
@@ -168,6 +172,32 @@ describe("a fault at each step of a move", () => {
     expect(done.state).toBe("finished");
     expect(await checksum("cluster", rel(id))).toBe(before);
     expect(await repositoryExists("default", rel(id))).toBe(false);
+  });
+
+  it("a resumed move removes the copies its interrupted tries left (named after it), and nothing of anyone else's", async () => {
+    const { id, before } = await projectOnDefault();
+    const leftovers: string[] = [];
+    const plant = (path: string, owner: string, suffix = "") => {
+      const dir = `${path}.tmp_forgeline_${owner}_0123abcd${suffix}`;
+      mkdirSync(join(dir, "objects"), { recursive: true });
+      leftovers.push(dir);
+      return dir;
+    };
+    let foreign = "";
+    injectMoveFaults((name, phase, input) => {
+      const moveId = (input as { moves?: Array<{ moveId: number }> }).moves?.[0]?.moveId;
+      // What a killed earlier try of this move's copy and cleanup would have left.
+      if (name === "moveReplicate" && phase === "before") {
+        for (const path of repoPaths("cluster", "project", id)) plant(path, `mv-project-${moveId}`);
+        foreign = plant(repoPaths("cluster", "project", id)[0]!, `mv-project-${moveId! + 1000}`);
+      }
+      if (name === "moveCleanup" && phase === "before") plant(repoPaths("default", "project", id)[0]!, `mv-project-${moveId}`, ".deleting");
+    });
+    const done = await waitForMove(iso, "project", (await scheduleMove(iso, "project", id, "cluster")).id);
+    expect(done.state).toBe("finished");
+    expect(leftovers.filter((dir) => existsSync(dir))).toEqual([foreign]);
+    rmSync(foreign, { recursive: true });
+    expect(await checksum("cluster", rel(id))).toBe(before);
   });
 
   it("SwitchStorage: failed before the switch, the verified copy is removed, still on the source", async () => {

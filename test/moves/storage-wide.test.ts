@@ -163,7 +163,7 @@ describe("bulk scheduling skips what it cannot move (driven by the operator CLI)
     expect(bar, lines.join("\n")).not.toBeNull();
     expect(Number(bar![2])).toBe(Number(bar![1]) + 1);
     expect(bar![3]).toBe(bar![1]);
-    expect(lines.at(-1)).toBe("1 project repositories remain on default (skipped: read-only or busy); schedule again to retry.");
+    expect(lines.at(-1)).toBe("1 project repository was skipped (read-only or busy) and remains on default; schedule again to retry.");
     expect((await call(iso, "GET", `/api/v4/projects/${locked!.id}/repository_storage_moves`)).body).toEqual([]);
     expect(await storageOf("project", locked!.id)).toBe("default");
     expect(await storageOf("project", free!.id)).toBe("secondary");

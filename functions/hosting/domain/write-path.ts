@@ -1,15 +1,28 @@
 /**
- * The one write path of every repository (project commits, snippet edits, wiki pages).
+ * The one write path of every repository (project commits, snippet edits, wiki pages, deletions).
  *
  * A write takes an exclusive, expiring lease on the container item with a conditional update that
  * also requires the repository not to be read-only — one atomic check, no read-then-write. The
  * lease (a) serialises writers of one repository across processes and Lambdas, and (b) is what a
- * storage move waits for: after marking the repository read-only, the move waits until no unexpired
- * lease remains ("in-flight writes drained"). A crashed writer's lease simply expires.
+ * storage move waits for: after marking the repository read-only, the move waits until no live
+ * lease remains ("in-flight writes drained").
+ *
+ * A lease dies with its writer:
+ * - it names its holder (this runtime's incarnation, or the Lambda request) and is short
+ *   (`FORGELINE_WRITE_LEASE_MS`, 15 s), renewed by a heartbeat while a long write runs, so a crashed
+ *   Lambda's lease is gone within seconds;
+ * - the local runtime numbers its incarnations (`local/recovery.ts`): a lease taken by an earlier
+ *   incarnation of this data folder belongs to a process that no longer exists, and counts as
+ *   released at once — for the next writer and for a move's drain;
+ * - fencing: a ref moves only after the writer proved, under the ref's lock, that its lease is still
+ *   its own and unexpired (`git/writer.ts`), so a writer that lost its lease cannot move a ref.
  */
 import { randomUUID } from "node:crypto";
 import { getItem, isConditionFailure, updateItem } from "../../platform/db/table.js";
+import { faultPoint } from "../../platform/fault-injection.js";
 import { ApiError, notFound } from "../../platform/http/errors.js";
+import { currentRequestId, describeError, log } from "../../platform/log.js";
+import { runAsWriter } from "./git/writer.js";
 import { containerKey, type ContainerKind } from "./keys.js";
 
 export const READ_ONLY_MESSAGE = "The repository is temporarily read-only. Please try again later.";
@@ -20,47 +33,110 @@ export const READ_ONLY_MESSAGE = "The repository is temporarily read-only. Pleas
  */
 export const readOnlyError = () => new ApiError(409, { message: READ_ONLY_MESSAGE }, { "Retry-After": "30" });
 
+const busyError = () => new ApiError(409, { message: "Another write to this repository is still running. Please try again." }, { "Retry-After": "5" });
+const leaseLostError = () =>
+  new ApiError(409, { message: "This write lost its hold on the repository (it ran too long, or another write took over); nothing was changed. Please try again." }, { "Retry-After": "5" });
+
 export interface RepositoryLocation {
   storage: string;
   relativePath: string;
 }
 
-interface ContainerRepoState extends Partial<RepositoryLocation> {
-  readOnly?: boolean;
-  writeLease?: { id: string; expiresAt: number };
+export interface WriteLease {
+  /** This lease's token: only its holder may renew, fence with or release it. */
+  id: string;
+  /** Who holds it: `runtime-<incarnation>-<pid>` locally, `lambda-<function>-<request id>` on AWS. */
+  holder: string;
+  expiresAt: number;
+  /** The local runtime incarnation that took it; absent on AWS. */
+  incarnation?: number;
 }
 
-const leaseMs = () => Number(process.env.FORGELINE_WRITE_LEASE_MS ?? 120_000);
-const waitMs = () => Number(process.env.FORGELINE_WRITE_WAIT_MS ?? 20_000);
+interface ContainerRepoState extends Partial<RepositoryLocation> {
+  readOnly?: boolean;
+  writeLease?: WriteLease;
+}
 
-async function acquire(kind: ContainerKind, id: number, requireRepository: boolean): Promise<{ leaseId: string; state: ContainerRepoState }> {
+const setting = (raw: string | undefined, fallback: number, min: number) => {
+  const n = Number(raw);
+  return raw !== undefined && raw !== "" && Number.isFinite(n) && n >= min ? n : fallback;
+};
+const leaseMs = () => setting(process.env.FORGELINE_WRITE_LEASE_MS, 15_000, 1_000);
+const waitMs = () => setting(process.env.FORGELINE_WRITE_WAIT_MS, 20_000, 0);
+
+/** This process's runtime incarnation on the local runtime (see `local/recovery.ts`); undefined on AWS. */
+export function runtimeIncarnation(): number | undefined {
+  const n = Number(process.env.FORGELINE_RUNTIME_INCARNATION);
+  return Number.isSafeInteger(n) && n > 0 ? n : undefined;
+}
+
+function holderName(): string {
+  const incarnation = runtimeIncarnation();
+  if (incarnation !== undefined) return `runtime-${incarnation}-${process.pid}`;
+  const fn = process.env.AWS_LAMBDA_FUNCTION_NAME;
+  return `${fn ? `lambda-${fn}` : `process-${process.pid}`}-${currentRequestId() ?? "none"}`;
+}
+
+/** Whether the lease was taken by an earlier incarnation of this local runtime: its holder is gone. */
+const heldByPredecessor = (lease: Pick<WriteLease, "incarnation">, incarnation = runtimeIncarnation()) =>
+  incarnation !== undefined && lease.incarnation !== undefined && lease.incarnation < incarnation;
+
+/** Whether a write is in flight right now (a live lease) on a container item just read, as a storage move sees it. */
+export function hasWriteInFlight(state: { writeLease?: Pick<WriteLease, "expiresAt" | "incarnation"> } | undefined, now = Date.now()): boolean {
+  const lease = state?.writeLease;
+  return !!lease && lease.expiresAt >= now && !heldByPredecessor(lease);
+}
+
+async function acquire(kind: ContainerKind, id: number, requireRepository: boolean): Promise<{ lease: WriteLease; takenAt: number; state: ContainerRepoState }> {
   const key = containerKey(kind, id);
   const deadline = Date.now() + waitMs();
+  const incarnation = runtimeIncarnation();
   let delay = 10;
   for (;;) {
-    const leaseId = randomUUID();
     const now = Date.now();
+    const lease: WriteLease = { id: randomUUID(), holder: holderName(), expiresAt: now + leaseMs(), ...(incarnation !== undefined ? { incarnation } : {}) };
     try {
       const state = (await updateItem({
         ...key,
         update: "SET writeLease = :lease",
         condition:
-          "attribute_exists(pk) AND (attribute_not_exists(readOnly) OR readOnly = :false) AND (attribute_not_exists(writeLease) OR writeLease.expiresAt < :now)" +
+          "attribute_exists(pk) AND (attribute_not_exists(readOnly) OR readOnly = :false) AND (attribute_not_exists(writeLease) OR writeLease.expiresAt < :now" +
+          (incarnation !== undefined ? " OR writeLease.incarnation < :incarnation)" : ")") +
           (requireRepository ? " AND attribute_exists(#storage)" : ""),
         names: requireRepository ? { "#storage": "storage" } : undefined,
-        values: { ":lease": { id: leaseId, expiresAt: now + leaseMs() }, ":false": false, ":now": now },
+        values: { ":lease": lease, ":false": false, ":now": now, ...(incarnation !== undefined ? { ":incarnation": incarnation } : {}) },
       })) as ContainerRepoState;
-      return { leaseId, state };
+      return { lease, takenAt: now, state };
     } catch (err) {
       if (!isConditionFailure(err)) throw err;
       const current = await getItem<ContainerRepoState>(key.pk, key.sk);
       if (!current) throw notFound(kind === "project" ? "Project" : kind === "snippet" ? "Snippet" : "Group");
       if (current.readOnly) throw readOnlyError();
       if (requireRepository && !current.storage) throw notFound("Repository");
-      if (Date.now() > deadline) throw new ApiError(409, { message: "Another write to this repository is still running. Please try again." }, { "Retry-After": "5" });
+      if (Date.now() >= deadline) throw busyError();
       await new Promise((r) => setTimeout(r, delay + Math.random() * delay));
       delay = Math.min(delay * 2, 400);
     }
+  }
+}
+
+/**
+ * Extends our lease by a full term while it is still ours and unexpired. An expired lease is never
+ * brought back: a move may have seen it expire and started copying.
+ */
+async function renew(kind: ContainerKind, id: number, lease: WriteLease): Promise<boolean> {
+  const now = Date.now();
+  try {
+    await updateItem({
+      ...containerKey(kind, id),
+      update: "SET writeLease.expiresAt = :until",
+      condition: "writeLease.id = :id AND writeLease.expiresAt >= :now",
+      values: { ":until": now + leaseMs(), ":id": lease.id, ":now": now },
+    });
+    return true;
+  } catch (err) {
+    if (isConditionFailure(err)) return false;
+    throw err;
   }
 }
 
@@ -68,7 +144,7 @@ async function release(kind: ContainerKind, id: number, leaseId: string): Promis
   try {
     await updateItem({ ...containerKey(kind, id), update: "REMOVE writeLease", condition: "writeLease.id = :id", values: { ":id": leaseId } });
   } catch (err) {
-    // Our lease expired and someone else holds a newer one: nothing of ours to release.
+    // Our lease expired and someone else holds a newer one (or the container is gone): nothing of ours to release.
     if (!isConditionFailure(err)) throw err;
   }
 }
@@ -84,16 +160,27 @@ export async function withRepositoryWrite<T>(
   write: (location: RepositoryLocation | undefined) => Promise<T>,
   opts: { requireRepository?: boolean } = {},
 ): Promise<T> {
-  const { leaseId, state } = await acquire(kind, id, opts.requireRepository ?? true);
+  const { lease, takenAt, state } = await acquire(kind, id, opts.requireRepository ?? true);
+  let lost = false;
+  const heartbeat = setInterval(() => {
+    renew(kind, id, lease).then(
+      (ok) => (lost ||= !ok),
+      (err: unknown) => log.warn("write lease renewal failed", { kind, id, ...describeError(err) }),
+    );
+  }, leaseMs() / 3);
+  heartbeat.unref();
+  const fence = async () => {
+    await faultPoint("repositoryWrite", "fence", { kind, id });
+    if (lost || !(await renew(kind, id, lease))) {
+      lost = true;
+      throw leaseLostError();
+    }
+  };
   try {
     const location = state.storage && state.relativePath ? { storage: state.storage, relativePath: state.relativePath } : undefined;
-    return await write(location);
+    return await runAsWriter({ owner: `wr-${lease.id}`, fence, heldSince: takenAt }, () => write(location));
   } finally {
-    await release(kind, id, leaseId);
+    clearInterval(heartbeat);
+    await release(kind, id, lease.id);
   }
-}
-
-/** Whether a write is in flight right now (an unexpired lease) on a container item just read, as a storage move sees it. */
-export function hasWriteInFlight(state: Pick<ContainerRepoState, "writeLease"> | undefined, now = Date.now()): boolean {
-  return !!state?.writeLease && state.writeLease.expiresAt >= now;
 }

@@ -5,14 +5,16 @@
  *
  * Counts come from Queries on the storage index (gsi2 `STORAGE#<storage>#<kind>`, the same index
  * the storage moves page through), never a Scan; sizes from the primary copy of each repository on
- * disk (`repositorySize`). The index is eventually consistent, like every GSI: a repository switched
- * a moment ago may still be counted on its old storage for a moment.
+ * disk (`repositorySize`); stray temporary folders (all replicas, `strays.ts`) apart. The index is
+ * eventually consistent, like every GSI: a repository switched a moment ago may still be counted on
+ * its old storage for a moment.
  */
 import { instanceConfig } from "../../platform/config.js";
 import { GSI2, queryAll } from "../../platform/db/table.js";
 import { mapConcurrently } from "../../platform/concurrency.js";
 import { repositorySize } from "../../hosting/domain/git/index.js";
 import { storageIndexPk, type ContainerKind } from "../../hosting/domain/keys.js";
+import { strayTotals } from "./strays.js";
 
 export interface KindInventory {
   count: number;
@@ -26,6 +28,8 @@ export interface StorageInventory {
   projects: KindInventory;
   snippets: KindInventory;
   group_wikis: KindInventory;
+  /** Temporary folders a killed writer left (`strays.ts`): not repositories, but they take space. */
+  stray_folders: KindInventory;
 }
 
 const SIZE_CONCURRENCY = 16;
@@ -48,10 +52,12 @@ async function kindInventory(storage: string, kind: ContainerKind): Promise<Kind
 
 /** Every configured storage, in configuration order. */
 export async function storageInventory(): Promise<StorageInventory[]> {
+  const strays = await strayTotals();
   return Promise.all(
     Object.entries(instanceConfig().storages).map(async ([name, s]) => {
       const [projects, snippets, group_wikis] = await Promise.all([kindInventory(name, "project"), kindInventory(name, "snippet"), kindInventory(name, "group")]);
-      return { name, kind: s.kind, replicas: s.kind === "local" ? 1 : s.replicas.length, projects, snippets, group_wikis };
+      const stray_folders = strays.get(name) ?? { count: 0, size_bytes: 0 };
+      return { name, kind: s.kind, replicas: s.kind === "local" ? 1 : s.replicas.length, projects, snippets, group_wikis, stray_folders };
     }),
   );
 }

@@ -42,6 +42,8 @@ export interface BatchState extends BulkInput {
   cursor?: string;
   more?: boolean;
   batches?: MoveBatchInput[];
+  /** Repositories this execution could not schedule so far (read-only, busy, no destination). */
+  skipped?: number;
 }
 
 /**
@@ -70,6 +72,7 @@ export async function scheduleBatch(state: BatchState, executionName: string): P
   const containers = await containersOf(rows.map((row) => ({ kind, containerId: row.id })));
   const fresh = containers.map((c) => (c && c.storage === source && isSchedulable(kind, c) ? c : undefined));
   const ids = await nextIds(moveSequence(kind), fresh.filter(Boolean).length);
+  const tally = { skipped: state.skipped ?? 0 };
   const weights = destination ? undefined : await storageWeights();
   const scheduled = new Array<number | undefined>(rows.length);
   const toSchedule: Array<{ index: number; move: MoveRecord }> = [];
@@ -78,26 +81,26 @@ export async function scheduleBatch(state: BatchState, executionName: string): P
     const id = ids.shift()!;
     const target = destination ?? pickWeighted(weights!, [source]);
     if (target) toSchedule.push({ index, move: newMoveRecord(kind, container, target, id, executionName) });
-    else skipped(kind, container, source, new NotSchedulableError(kind, NO_DESTINATION));
+    else skipped(tally, kind, container, source, new NotSchedulableError(kind, NO_DESTINATION));
   });
   const together = await transactEach(
     toSchedule.map(({ move }) => schedulingItems(move)),
     async (i) => {
       const { index, move } = toSchedule[i]!;
-      scheduled[index] = await scheduleOne(kind, containers[index]!, source, move.destinationStorage, executionName, move.id);
+      scheduled[index] = await scheduleOne(tally, kind, containers[index]!, source, move.destinationStorage, executionName, move.id);
       return scheduled[index] !== undefined;
     },
   );
   together.forEach((ok, i) => ok && (scheduled[toSchedule[i]!.index] ??= toSchedule[i]!.move.id));
   // The others were held already (by an earlier run of this execution?) or moved since the index was read.
   await mapConcurrently(containers, SCHEDULE_CONCURRENCY, async (container, i) => {
-    if (container && !fresh[i]) scheduled[i] = await scheduleOne(kind, container, source, destination, executionName);
+    if (container && !fresh[i]) scheduled[i] = await scheduleOne(tally, kind, container, source, destination, executionName);
   });
   const moves: MoveInput[] = resumed.map((move) => ({ moveId: move.id, kind, containerId: move.containerId }));
   scheduled.forEach((moveId, i) => moveId !== undefined && moves.push({ moveId, kind, containerId: rows[i]!.id }));
   const size = batchSize();
   const batches = Array.from({ length: Math.ceil(moves.length / size) }, (_, b) => ({ moves: moves.slice(b * size, (b + 1) * size), drain }));
-  return { bulk: state.bulk, cursor: rows.at(-1)?.gsi2sk ?? state.cursor, more: !!out.LastEvaluatedKey, batches };
+  return { bulk: state.bulk, cursor: rows.at(-1)?.gsi2sk ?? state.cursor, more: !!out.LastEvaluatedKey, batches, skipped: tally.skipped };
 }
 
 /**
@@ -111,7 +114,7 @@ async function switchedEarlier(kind: MoveKind, executionName: string, scheduledA
   return recent.filter((move) => move.bulkExecution === executionName && move.state === "replicated").reverse();
 }
 
-async function scheduleOne(kind: MoveKind, container: AnyContainer, source: string, destination: string | undefined, executionName: string, id?: number) {
+async function scheduleOne(tally: { skipped: number }, kind: MoveKind, container: AnyContainer, source: string, destination: string | undefined, executionName: string, id?: number) {
   if (container.storageMoveId !== undefined) {
     // Scheduled by an earlier run of this very execution (a retried task, or the local runner
     // restarting it): run it now rather than strand it read-only.
@@ -126,12 +129,13 @@ async function scheduleOne(kind: MoveKind, container: AnyContainer, source: stri
     return move.id;
   } catch (err) {
     if (!(err instanceof NotSchedulableError)) throw err;
-    skipped(kind, container, source, err);
+    skipped(tally, kind, container, source, err);
     return undefined;
   }
 }
 
 /** GitLab's bulk service logs a container it cannot schedule and carries on with the next. */
-function skipped(kind: MoveKind, container: AnyContainer, source: string, err: NotSchedulableError) {
+function skipped(tally: { skipped: number }, kind: MoveKind, container: AnyContainer, source: string, err: NotSchedulableError) {
+  tally.skipped++;
   log.info(`Container ${displayPath(kind, container)} (${container.id}) was skipped: ${err.message}`, { kind, containerId: container.id, source });
 }

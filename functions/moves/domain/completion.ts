@@ -8,7 +8,9 @@ import { mapSettled } from "../../platform/concurrency.js";
 import { failOne, forEachMove, movesAt, note, reachedState, settled, type CaughtError, type MoveBatch, type MoveItem } from "./batch.js";
 import { containersOf, loadContainer } from "./containers.js";
 import { MoveConflictError } from "./errors.js";
-import { findMove, isTerminal, requireMove, truncateError, type MoveState } from "./records.js";
+import { faultPoint } from "./fault-injection.js";
+import { findMove, isTerminal, moveOwner, requireMove, truncateError, type MoveState } from "./records.js";
+import { runAsWriter } from "../../hosting/domain/git/writer.js";
 import { markAllFinished, markCleanupFailed, markFailed } from "./transitions.js";
 
 const REMOVE_CONCURRENCY = 4;
@@ -23,7 +25,9 @@ export async function cleanupSources(input: MoveBatch): Promise<MoveBatch> {
     if (container && container.storage !== move.destinationStorage) {
       throw new MoveConflictError(`Refusing to remove the source copy: the repository is recorded on ${container.storage}`);
     }
-    await removeRepository(move.sourceStorage, move.relativePath);
+    await runAsWriter({ owner: moveOwner(move) }, () =>
+      removeRepository(move.sourceStorage, move.relativePath, { beforeDelete: (doomed) => faultPoint("moveCleanup", "deleting", { move, doomed }) }),
+    );
     move.notes = [...(move.notes ?? []), note("source copy removed", `from ${move.sourceStorage}`)];
   });
   return settled(batch);
@@ -92,7 +96,7 @@ async function failMove(work: Pick<MoveItem, "kind" | "moveId" | "notes"> & { er
   const container = await loadContainer(move.kind, move.containerId);
   // Before unlocking: once writable, a new move could start copying to that very path.
   if (container?.storage !== move.destinationStorage && move.destinationStorage !== move.sourceStorage) {
-    await removeRepository(move.destinationStorage, move.relativePath).catch((err: unknown) =>
+    await runAsWriter({ owner: moveOwner(work) }, () => removeRepository(move.destinationStorage, move.relativePath)).catch((err: unknown) =>
       // A leftover copy is only garbage (the container does not point at it) and the next move there replaces it.
       log.warn("could not remove a partial destination copy", { moveId: move.id, kind: move.kind, ...describeError(err) }),
     );

@@ -9,6 +9,7 @@ import { projectIdentity } from "../../hosting/domain/project-view.js";
 import { findSnippet, basicSnippetView, type Snippet } from "../../hosting/domain/snippets.js";
 import { resolveGroup, type Group } from "../../hosting/domain/groups.js";
 import type { MoveKind } from "../keys.js";
+import type { WriteLease } from "../../hosting/domain/write-path.js";
 
 export const kindInfo: Record<MoveKind, { notFound: string; repositoryType: string }> = {
   project: { notFound: "Project", repositoryType: "project" },
@@ -24,7 +25,7 @@ export interface ContainerRepository {
   relativePath?: string;
   readOnly?: boolean;
   storageMoveId?: number;
-  writeLease?: { id: string; expiresAt: number };
+  writeLease?: WriteLease;
 }
 
 export type AnyContainer = ContainerRepository & Partial<Project & Snippet & Group>;

@@ -1,17 +1,5 @@
 /**
- * A seam for fault-injection tests, like `replicate`'s `beforeVerify`: a test running the state
- * machine in its own process can make any task step throw (or crash, or hang) before or after its
- * work. Nothing sets it outside tests; unset, it costs one comparison per step.
+ * The storage move's fault-injection seam (`platform/fault-injection.ts`): every task step calls it
+ * before and after its work (`tasks/task.ts`), the copy once written, the cleanup before it deletes.
  */
-export type FaultPhase = "before" | "after";
-export type FaultInjector = (task: string, phase: FaultPhase, input: unknown) => void | Promise<void>;
-
-let injector: FaultInjector | undefined;
-
-export function injectMoveFaults(fn: FaultInjector | undefined): void {
-  injector = fn;
-}
-
-export async function faultPoint(task: string, phase: FaultPhase, input: unknown): Promise<void> {
-  if (injector) await injector(task, phase, input);
-}
+export { injectFaults as injectMoveFaults, faultPoint, type FaultInjector, type FaultPhase } from "../../platform/fault-injection.js";

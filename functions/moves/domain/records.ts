@@ -36,6 +36,17 @@ export interface MoveRecord {
   history: HistoryEntry[];
 }
 
+/**
+ * `mv-project-12`: how a move names itself as the owner of the temporary folders it creates
+ * (`hosting/domain/git/writer.ts`), so they can be traced back to it; `ownerMove` reads it back.
+ */
+export const moveOwner = (move: { kind: MoveKind; moveId: number }) => `mv-${move.kind}-${move.moveId}`;
+
+export function ownerMove(owner: string): { kind: MoveKind; moveId: number } | undefined {
+  const m = /^mv-(project|snippet|group)-(\d+)$/.exec(owner);
+  return m ? { kind: m[1] as MoveKind, moveId: Number(m[2]) } : undefined;
+}
+
 export const isTerminal = (state: MoveState) => state === "finished" || state === "failed" || state === "cleanup failed";
 
 export async function findMove(kind: MoveKind, id: number): Promise<MoveRecord | undefined> {

@@ -15,7 +15,9 @@ import { failOne, forEachMove, movesAt, note, reachedState, refOf, settled, type
 import { containersOf, kindInfo, type AnyContainer } from "./containers.js";
 import { DrainTimeoutError, MoveConflictError } from "./errors.js";
 import { drainPolicy } from "./execution.js";
-import { findMoves, type MoveRecord } from "./records.js";
+import { faultPoint } from "./fault-injection.js";
+import { findMoves, moveOwner, type MoveRecord } from "./records.js";
+import { runAsWriter } from "../../hosting/domain/git/writer.js";
 import { markAllStarted, noteStep, switchAll } from "./transitions.js";
 
 /** Repositories copied (or verified) at once within one batch. */
@@ -84,10 +86,13 @@ async function inspectWrites(batch: MoveBatch, containerOf: (move: ActiveMove) =
 export async function replicateRepositories(input: MoveBatch): Promise<MoveBatch> {
   const batch = structuredClone(input);
   await forEachMove(movesAt(batch, "started"), COPY_CONCURRENCY, async (move) => {
-    await replicate(
-      { storage: move.sourceStorage, rel: move.relativePath },
-      { storage: move.destinationStorage, rel: move.relativePath },
-      { kind: kindInfo[move.kind].repositoryType },
+    // The copies are named after the move: a retried or resumed step removes what it left before.
+    await runAsWriter({ owner: moveOwner(move) }, () =>
+      replicate(
+        { storage: move.sourceStorage, rel: move.relativePath },
+        { storage: move.destinationStorage, rel: move.relativePath },
+        { kind: kindInfo[move.kind].repositoryType, afterCopy: (temps) => faultPoint("moveReplicate", "copied", { move, temps }) },
+      ),
     );
     move.notes = [...(move.notes ?? []), note("copied and verified", `to ${move.destinationStorage}`)];
   });

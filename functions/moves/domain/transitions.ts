@@ -160,7 +160,8 @@ export const markAllFinished = (moves: Array<{ move: Releasable; notes?: History
     (i) => markFinished(moves[i]!.move, moves[i]!.notes),
   );
 
-const errorValues = (message: string, notes?: HistoryEntry[]): Extra => ({ set: "errorMessage = :msg", values: { ":msg": message }, notes });
+/** The failure's cause goes on the record (GitLab's `error_message`) and on its `failed` history entry, where operators watch. */
+const errorValues = (message: string, notes?: HistoryEntry[]): Extra => ({ set: "errorMessage = :msg", values: { ":msg": message }, detail: message, notes });
 
 /** Not switched yet: the repository stays on (and is writable again on) the source. */
 export const markFailed = async (move: Releasable, message: string, notes?: HistoryEntry[]) =>

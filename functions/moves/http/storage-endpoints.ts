@@ -35,7 +35,8 @@ export const getStorageMove = (kind: MoveKind) =>
 
 /**
  * Not a GitLab endpoint (GitLab's entity has no room for it): where and how a move ran — its Step
- * Functions execution and the steps it went through — for operators (`npm run moves -- show`).
+ * Functions execution and the steps it went through, a failure's cause on its `failed` (or
+ * `cleanup failed`) entry — for operators (`npm run moves -- show`).
  */
 export const getStorageMoveExecution = (kind: MoveKind) =>
   defineEndpoint(
@@ -44,7 +45,15 @@ export const getStorageMoveExecution = (kind: MoveKind) =>
       assertKindAvailable(kind);
       const move = await findMove(kind, params.repository_storage_move_id);
       if (!move) throw notFound();
-      return { id: move.id, state: move.state, execution_arn: move.executionArn ?? null, bulk_execution_name: move.bulkExecution ?? null, updated_at: move.updatedAt, history: move.history };
+      return {
+        id: move.id,
+        state: move.state,
+        error_message: move.errorMessage,
+        execution_arn: move.executionArn ?? null,
+        bulk_execution_name: move.bulkExecution ?? null,
+        updated_at: move.updatedAt,
+        history: move.history,
+      };
     },
   );
 

@@ -5,13 +5,38 @@
  */
 import { randomBytes } from "node:crypto";
 import { copyFile, mkdir, readdir, rename, rm, stat, unlink, writeFile } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
+import { currentWriter } from "./writer.js";
 
 /** Temporary names start with this; `replica-sync.ts` never copies them and prunes stale ones. */
 export const TEMP_PREFIX = "tmp_forgeline_";
 
+/**
+ * `tmp_forgeline_<owner>_<hex>`: the owner is the current writer (a storage move, a write lease's
+ * holder; see `writer.ts`), or this process when there is none.
+ */
 export function tempName(): string {
-  return `${TEMP_PREFIX}${process.pid}_${randomBytes(6).toString("hex")}`;
+  return `${TEMP_PREFIX}${currentWriter()?.owner ?? `p${process.pid}`}_${randomBytes(6).toString("hex")}`;
+}
+
+/** A temporary sibling of a repository folder: `<name>.tmp_forgeline_<owner>_<hex>[.deleting|.replaced]`. */
+const TEMP_SIBLING = /\.tmp_forgeline_([A-Za-z0-9-]+)_[A-Za-z0-9_]+(?:\.(deleting|replaced))?$/;
+
+export function parseTempSibling(name: string): { owner: string; purpose: "copy" | "deleting" | "replaced" } | undefined {
+  const m = TEMP_SIBLING.exec(name);
+  return m ? { owner: m[1]!, purpose: (m[2] as "deleting" | "replaced" | undefined) ?? "copy" } : undefined;
+}
+
+/**
+ * Removes the temporary siblings of `path` that the current writer left behind in an earlier,
+ * interrupted try (a resumed move step): they carry its owner name. Nothing else is touched.
+ */
+export async function removeOwnLeftovers(path: string): Promise<void> {
+  const owner = currentWriter()?.owner;
+  if (!owner) return;
+  const prefix = `${basename(path)}.${TEMP_PREFIX}${owner}_`;
+  const mine = (await listDir(dirname(path))).filter((e) => e.isDirectory && e.name.startsWith(prefix));
+  await Promise.all(mine.map((e) => rm(join(dirname(path), e.name), { recursive: true, force: true })));
 }
 
 /**
@@ -76,7 +101,7 @@ export async function directorySize(path: string): Promise<number> {
  * Removes a directory tree without ever leaving a half-deleted repository under its real name:
  * it is first renamed to a sibling temporary name (atomic), then deleted at leisure.
  */
-export async function removeDirectory(path: string): Promise<void> {
+export async function removeDirectory(path: string, beforeDelete?: (doomed: string) => Promise<void> | void): Promise<void> {
   const doomed = `${path}.${tempName()}.deleting`;
   try {
     await rename(path, doomed);
@@ -84,6 +109,7 @@ export async function removeDirectory(path: string): Promise<void> {
     if (isErrno(err, "ENOENT")) return;
     throw err;
   }
+  await beforeDelete?.(doomed);
   await rm(doomed, { recursive: true, force: true });
 }
 

@@ -6,7 +6,7 @@ import { rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import git from "isomorphic-git";
 import { GitActionError, RepositoryNotFoundError } from "./errors.js";
-import { directorySize, isErrno, pathExists, removeDirectory, tempName } from "./fs-util.js";
+import { directorySize, isErrno, pathExists, removeDirectory, removeOwnLeftovers, tempName } from "./fs-util.js";
 import { withRepositoryMutex } from "./mutex.js";
 import { isValidBranchName } from "./refs.js";
 import { mirrorToReplicas } from "./replica-sync.js";
@@ -48,11 +48,16 @@ async function createBare(path: string, defaultBranch: string): Promise<void> {
   }
 }
 
-/** Removes the repository from every replica. Missing copies are fine (idempotent). */
-export async function removeRepository(storage: string, rel: string): Promise<void> {
+/**
+ * Removes the repository from every replica, and what the current writer left of it in an earlier,
+ * interrupted try (see `writer.ts`). Missing copies are fine (idempotent). `beforeDelete` runs once
+ * each copy is out of sight, before its files go: a seam for fault injection in tests.
+ */
+export async function removeRepository(storage: string, rel: string, opts: { beforeDelete?: (doomed: string) => Promise<void> | void } = {}): Promise<void> {
   const paths = replicaPaths(storage, rel);
   await withRepositoryMutex(paths[0]!, async () => {
-    await Promise.all(paths.map((p) => removeDirectory(p)));
+    await Promise.all(paths.map((p) => removeDirectory(p, opts.beforeDelete)));
+    await Promise.all(paths.map((p) => removeOwnLeftovers(p)));
   });
 }
 

@@ -8,6 +8,7 @@ import git from "isomorphic-git";
 import type { TagObject } from "isomorphic-git";
 import { GitActionError } from "./errors.js";
 import { isErrno, listDir, TEMP_PREFIX } from "./fs-util.js";
+import { currentWriter } from "./writer.js";
 
 export type ObjectCache = Record<string, unknown>;
 
@@ -154,10 +155,13 @@ export async function updateRef(
   const path = join(gitdir, fullName);
   const lock = `${path}.lock`;
   await mkdir(dirname(path), { recursive: true });
-  const handle = await acquireLock(lock, fullName);
+  const writer = currentWriter();
+  const handle = await acquireLock(lock, fullName, writer?.heldSince);
   try {
     try {
       if ((await resolveExactRef(gitdir, fullName)) !== expectedOld) throw concurrentUpdate(fullName);
+      // Fencing: under the ref's lock, the writer proves it still holds its write lease.
+      await writer?.fence?.();
       await handle.writeFile(`${newOid}\n`);
       await handle.sync();
     } finally {
@@ -171,20 +175,23 @@ export async function updateRef(
 }
 
 /**
- * A writer killed between taking and releasing a lock (Lambda timeout) would block the ref forever,
- * as with git. Writers hold a lock for milliseconds and callers serialise writers with a lease, so
- * a lock older than `STALE_LOCK_MS` is an orphan and is broken once.
+ * A writer killed between taking and releasing a lock (Lambda timeout, a crash) would block the ref
+ * forever, as with git. Writers hold a lock for milliseconds and callers serialise writers with a
+ * lease, so a lock is an orphan, broken once, when it is older than `STALE_LOCK_MS`, or older than
+ * the write lease the current writer holds (`leaseHeldSince`): it was taken under an earlier lease,
+ * whose holder is gone.
  */
 const STALE_LOCK_MS = 5 * 60_000;
 
-async function acquireLock(lock: string, fullName: string) {
+async function acquireLock(lock: string, fullName: string, leaseHeldSince?: number) {
   for (let attempt = 0; ; attempt++) {
     try {
       return await open(lock, "wx");
     } catch (err) {
       if (!isErrno(err, "EEXIST")) throw err;
-      const age = Date.now() - (await stat(lock).then((s) => s.mtimeMs, () => Date.now()));
-      if (attempt > 0 || age < STALE_LOCK_MS) throw concurrentUpdate(fullName);
+      const takenAt = await stat(lock).then((s) => s.mtimeMs, () => Date.now());
+      const orphan = Date.now() - takenAt >= STALE_LOCK_MS || (leaseHeldSince !== undefined && takenAt < leaseHeldSince);
+      if (attempt > 0 || !orphan) throw concurrentUpdate(fullName);
       await unlink(lock).catch(() => undefined);
     }
   }

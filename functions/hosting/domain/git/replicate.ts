@@ -6,7 +6,7 @@ import { mkdir, rename, rm } from "node:fs/promises";
 import { dirname } from "node:path";
 import { checksumOfDir } from "./checksum.js";
 import { ChecksumMismatchError } from "./errors.js";
-import { isErrno, removeDirectory, tempName } from "./fs-util.js";
+import { isErrno, removeDirectory, removeOwnLeftovers, tempName } from "./fs-util.js";
 import { requireRepository } from "./lifecycle.js";
 import { withRepositoryMutex } from "./mutex.js";
 import { syncRepositoryDir } from "./replica-sync.js";
@@ -22,6 +22,8 @@ export interface ReplicateOptions {
   kind?: string;
   /** Runs between the copy and the verification; a seam for fault injection in tests. */
   beforeVerify?: (destinationPaths: string[]) => Promise<void> | void;
+  /** Runs once every temporary copy is complete, before they are renamed into place; the same kind of seam. */
+  afterCopy?: (temporaryPaths: string[]) => Promise<void> | void;
 }
 
 /**
@@ -29,8 +31,8 @@ export interface ReplicateOptions {
  * then checks each destination's checksum against the source's. On mismatch every destination copy
  * is removed and `ChecksumMismatchError` is thrown.
  *
- * The source is only read. Each destination is assembled in a sibling temporary folder and renamed
- * into place, so a crash never leaves a half-written repository under the final name. Refs are
+ * The source is only read. Each destination is assembled in a sibling temporary folder (named after
+ * the current writer, see `writer.ts`) and renamed into place, so a crash never leaves a half-written repository under the final name. Refs are
  * copied before objects (see `replica-sync.ts`), so the copy is consistent as long as the source's
  * refs do not change; if they do, the checksum comparison fails rather than accepting a mixed copy.
  */
@@ -45,9 +47,12 @@ export async function replicate(
   const expected = await checksumOfDir(source);
 
   await withRepositoryMutex(targets[0]!, async () => {
+    // An earlier, interrupted try of this same move left its copies under its own name: gone first.
+    await Promise.all(targets.map((target) => removeOwnLeftovers(target)));
     const temps = targets.map((target) => `${target}.${tempName()}`);
     try {
       await Promise.all(temps.map((tmp) => syncRepositoryDir(source, tmp, "refs-first")));
+      await opts.afterCopy?.(temps);
     } catch (err) {
       await Promise.all(temps.map((tmp) => rm(tmp, { recursive: true, force: true })));
       throw err;

@@ -1,0 +1,39 @@
+/**
+ * The end of a bulk execution: what became of the moves it scheduled, counted from their records
+ * (so a run the local runner restarted counts each move once), and how many repositories it skipped.
+ * This is the execution's output; when any move failed, the execution ends FAILED with the same
+ * summary as its cause (GitLab has no such view; it is what an operator expects of a job that did
+ * not do all it was asked).
+ */
+import { kindInfo } from "./containers.js";
+import type { BulkInput } from "./execution.js";
+import { isTerminal, movesCreatedSince } from "./records.js";
+
+export interface BulkSummary {
+  scheduled: number;
+  finished: number;
+  /** `failed` and `cleanup failed`. */
+  failed: number;
+  skipped: number;
+  /** The first failed moves, each with its error, as the move records say. */
+  failedMoves: Array<{ id: number; state: string; error: string | null }>;
+  summary: string;
+}
+
+const LISTED = 20;
+
+export async function summariseBulk(input: { bulk: BulkInput["bulk"]; skipped?: number; executionName: string }): Promise<BulkSummary> {
+  const { kind, source, scheduledAt } = input.bulk;
+  const mine = (await movesCreatedSince(kind, scheduledAt ?? new Date(0).toISOString())).filter((m) => m.bulkExecution === input.executionName).reverse();
+  const failed = mine.filter((m) => isTerminal(m.state) && m.state !== "finished");
+  const counts = { scheduled: mine.length, finished: mine.filter((m) => m.state === "finished").length, failed: failed.length, skipped: input.skipped ?? 0 };
+  const what = `${kindInfo[kind].repositoryType} repository moves off ${source}`;
+  const tail = `${counts.finished} finished, ${counts.skipped} skipped`;
+  const summary = counts.failed
+    ? `${counts.failed} of ${counts.scheduled} ${what} failed (${tail}): ${failed
+        .slice(0, LISTED)
+        .map((m) => `move ${m.id} ${m.state}: ${m.errorMessage ?? "no message"}`)
+        .join("; ")}${failed.length > LISTED ? `; and ${failed.length - LISTED} more` : ""}`
+    : `${counts.scheduled} ${what} scheduled (${tail})`;
+  return { ...counts, failedMoves: failed.slice(0, LISTED).map((m) => ({ id: m.id, state: m.state, error: m.errorMessage })), summary };
+}

@@ -1,0 +1,22 @@
+/**
+ * What the local runtime does when it starts, before it serves a request or resumes an execution,
+ * so that a predecessor killed on the same data folder (kill -9, a crash, power loss) costs nothing:
+ * - it takes the next incarnation number of the data folder: write leases taken by an earlier
+ *   incarnation belong to a process that is gone, and count as released from now on
+ *   (`functions/hosting/domain/write-path.ts`), so the first write after a restart succeeds at once
+ *   and a move's drain does not wait for them;
+ * - it sweeps the temporary folders the predecessor left on every storage and replica (half-made
+ *   copies, copies renamed for deletion): nothing of this instance runs yet, so none is in use.
+ */
+import { updateItem } from "../functions/platform/db/table.js";
+import { log } from "../functions/platform/log.js";
+import { sweepStrays } from "../functions/inventory/domain/strays.js";
+
+export const INCARNATION_KEY = { pk: "RUNTIME", sk: "INCARNATION" };
+
+export async function recoverFromPredecessors(): Promise<void> {
+  const item = await updateItem({ ...INCARNATION_KEY, update: "ADD incarnation :one", values: { ":one": 1 } });
+  process.env.FORGELINE_RUNTIME_INCARNATION = String(item?.incarnation);
+  const { removed } = await sweepStrays({ minAgeMs: 0 });
+  if (removed) log.info("removed the temporary folders a stopped runtime left on the storages", { removed });
+}

@@ -1,0 +1,24 @@
+/**
+ * The runtime of the crash matrix (`crash-matrix.test.ts`), in a process of its own so that the test
+ * can SIGKILL it with its stand-ins, as a crash would. Prints `READY <base url>` once it serves.
+ * `ARM <point> <phase>` on stdin makes that fault-injection point freeze forever (printing `FROZEN`),
+ * so the kill lands exactly there.
+ */
+import { createInterface } from "node:readline";
+import { startRuntime, defaultLocalConfig } from "../../local/runtime.js";
+import { injectFaults } from "../../functions/platform/fault-injection.js";
+
+const dataDir = process.env.CRASH_DATA_DIR!;
+const runtime = await startRuntime({ dataDir, persistent: true, config: defaultLocalConfig(dataDir), bootstrapToken: process.env.CRASH_TOKEN });
+console.log(`READY ${runtime.baseUrl}`);
+
+createInterface({ input: process.stdin }).on("line", (line) => {
+  const [command, point, phase] = line.trim().split(" ");
+  if (command !== "ARM") return;
+  injectFaults(async (at, when) => {
+    if (at !== point || when !== phase) return;
+    console.log(`FROZEN ${at} ${when}`);
+    await new Promise(() => {});
+  });
+  console.log("ARMED");
+});
