@@ -44,7 +44,10 @@ type State =
   | { at: "payload"; type: string; headers: Record<string, unknown>; keep: number | undefined; remaining: number | undefined };
 
 function isBlank(buf: Buffer): boolean {
-  for (const b of buf) if (b !== 0x20 && b !== 0x09 && b !== 0x0d) return false;
+  for (let i = 0; i < buf.length; i++) {
+    const b = buf[i];
+    if (b !== 0x20 && b !== 0x09 && b !== 0x0d) return false;
+  }
   return true;
 }
 
