@@ -197,7 +197,7 @@ describe("one answer for every refusal cause", () => {
 });
 
 describe("zstd", () => {
-  const zstdCompress = (zlib as unknown as { zstdCompressSync?: (b: Buffer) => Buffer }).zstdCompressSync;
+  const zstdCompress = (zlib as unknown as { zstdCompressSync?: (b: Buffer, o?: object) => Buffer }).zstdCompressSync;
   const envelope = '{"event_id":"cd000000000000000000000000000001"}\n{"type":"event"}\n{"exception":{"values":[{"type":"ZstdError","value":"compressed"}]}}\n';
 
   it(zstdCompress ? "is decoded and the event counted on this runtime (Node ≥ 22.15)" : "is refused with a 415 naming the missing support on this runtime (Node < 22.15)", async () => {
@@ -209,6 +209,21 @@ describe("zstd", () => {
     if (zstdCompress) {
       expect([res.status, await res.json()]).toEqual([200, { id: "cd000000000000000000000000000001" }]);
       expect((await drain(queue)).map((m) => m.payload.exception.values[0].type)).toEqual(["ZstdError"]);
+      // A zstd bomb streams like a gzip one: its declared window is charged, not its size.
+      const attachment = Buffer.alloc(24 * MiB);
+      const bomb = Buffer.concat([Buffer.from(`${envelope}{"type":"attachment","length":${attachment.length}}\n`), attachment]);
+      const streamed = await lastReading(() =>
+        app.request(`${envelopePath(t.projectId)}?sentry_key=${t.publicKey}`, { method: "POST", body: zstdCompress(bomb), headers: { "Content-Encoding": "zstd" } }),
+      );
+      expect(streamed.res.status).toBe(200);
+      expect(streamed.reading.inflated).toBe(bomb.length);
+      expect(streamed.reading.peakHeld).toBeLessThanOrEqual(8 * MiB + SMALL_CONSTANT);
+      await drain(queue);
+      // A frame that needs a window over 8 MiB is refused as undecodable instead of allocating it.
+      const wide = zstdCompress(Buffer.concat([bomb, Buffer.from(Array.from({ length: 64 }, (_, i) => i))]), { params: { [(zlib.constants as Record<string, number>).ZSTD_c_windowLog!]: 26 } });
+      const refused = await app.request(`${envelopePath(t.projectId)}?sentry_key=${t.publicKey}`, { method: "POST", body: wide, headers: { "Content-Encoding": "zstd" } });
+      expect([refused.status, refused.headers.get("x-sentry-error")]).toEqual([400, "failed to decode zstd payload"]);
+      expect(budgetInUse()).toBe(0);
     } else {
       expect(res.status).toBe(415);
       expect(res.headers.get("x-sentry-error")).toMatch(/zstd needs Node\.js 22\.15 or later/);
