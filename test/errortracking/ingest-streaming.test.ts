@@ -180,16 +180,35 @@ describe("one answer for every refusal cause", () => {
       ["Monitor disabled", noMonitor.projectId, noMonitor.publicKey],
     ];
     const answers: string[] = [];
-    for (const [, projectId, key] of causes) {
-      for (const how of ["query", "dsn"] as const) {
-        const body = `${JSON.stringify(how === "dsn" ? { dsn: dsnOf(key, projectId) } : {})}\n{"type":"event"}\n{"message":"probe"}`;
-        const path = `${envelopePath(projectId)}${how === "query" ? `?sentry_key=${key}` : ""}`;
-        const res = await app.request(path, { method: "POST", body, headers: { "X-Request-Id": "probe-request-1" } });
-        const headers = [...res.headers].filter(([k]) => k !== "date").sort();
-        answers.push(JSON.stringify([res.status, headers, await res.text()]));
+    // The reason is told only to the debug log, with the request id.
+    const logged: string[] = [];
+    const write = process.stdout.write.bind(process.stdout);
+    const level = process.env.LOG_LEVEL;
+    process.env.LOG_LEVEL = "debug";
+    process.stdout.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
+      if (String(chunk).includes('"ingest refused"')) logged.push(String(chunk));
+      return write(chunk, ...(rest as []));
+    }) as typeof process.stdout.write;
+    try {
+      for (const [, projectId, key] of causes) {
+        for (const how of ["query", "dsn"] as const) {
+          const body = `${JSON.stringify(how === "dsn" ? { dsn: dsnOf(key, projectId) } : {})}\n{"type":"event"}\n{"message":"probe"}`;
+          const path = `${envelopePath(projectId)}${how === "query" ? `?sentry_key=${key}` : ""}`;
+          const res = await app.request(path, { method: "POST", body, headers: { "X-Request-Id": "probe-request-1" } });
+          const headers = [...res.headers].filter(([k]) => k !== "date").sort();
+          answers.push(JSON.stringify([res.status, headers, await res.text()]));
+        }
       }
+    } finally {
+      process.stdout.write = write;
+      if (level === undefined) delete process.env.LOG_LEVEL;
+      else process.env.LOG_LEVEL = level;
     }
     expect(new Set(answers).size).toBe(1);
+    const reasons = logged.map((line) => JSON.parse(line) as { requestId: string; reason: string });
+    expect(reasons.map((r) => r.reason)).toEqual(["unknown client key", "unknown client key", "no such project", "no such project", "error tracking disabled", "error tracking disabled", "Monitor feature disabled", "Monitor feature disabled"]);
+    expect(reasons.every((r) => r.requestId === "probe-request-1")).toBe(true);
+    expect(logged.join("")).not.toContain(noMonitor.publicKey);
     expect(JSON.parse(answers[0]!)[0]).toBe(404);
     expect(JSON.parse(JSON.parse(answers[0]!)[2])).toEqual({ detail: NOT_ACCEPTING });
     expect(await drain(queue)).toEqual([]);

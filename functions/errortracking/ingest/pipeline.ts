@@ -59,7 +59,7 @@ interface Authorized {
 
 function refusalReason(gate: Awaited<ReturnType<typeof projectGate>>, key: KeyView | undefined): string | undefined {
   if (!gate) return "no such project";
-  if (!gate.accepting) return "integrated error tracking is off for the project, or its Monitor feature is disabled";
+  if (!gate.accepting) return gate.off ?? "not accepting";
   if (!key) return "unknown client key";
   if (key.active !== true) return "inactive client key";
   if (key.projectId !== gate.projectId) return "client key of another project";
