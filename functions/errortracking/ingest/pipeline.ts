@@ -145,12 +145,8 @@ async function envelope(run: Run, chunks: Chunks): Promise<IngestOutcome> {
   const units = new EnvelopeUnits(run.limits);
   const bodies: string[] = [];
   let auth: Authorized | undefined;
-  const handle = async (e: FrameEvent) => {
-    if (e.kind === "header") {
-      units.header(e.headers);
-      auth = await authenticateEnvelope(run, units.dsn);
-      return;
-    }
+  // Items are handled synchronously; only the header line waits (for its authentication).
+  const item = (e: Extract<FrameEvent, { kind: "item" }>) => {
     const unit = units.add(e);
     if (!unit) return;
     // The event becomes its (trimmed) queue message now, so the request holds messages, not events.
@@ -159,12 +155,21 @@ async function envelope(run: Run, chunks: Chunks): Promise<IngestOutcome> {
       bodies.push(body);
     }
   };
+  const drainFramer = async () => {
+    for (let e = framer.next(); e; e = framer.next()) {
+      if (e.kind === "item") item(e);
+      else {
+        units.header(e.headers);
+        auth = await authenticateEnvelope(run, units.dsn);
+      }
+    }
+  };
   for await (const chunk of chunks) {
     framer.push(chunk);
-    for (let e = framer.next(); e; e = framer.next()) await handle(e);
+    await drainFramer();
   }
   framer.end();
-  for (let e = framer.next(); e; e = framer.next()) await handle(e);
+  await drainFramer();
   if (bodies.length > 0) await enqueue(bodies);
   return { ok: true, id: units.responseId(), queued: bodies.length };
 }
