@@ -2,7 +2,8 @@
  * Ingest throughput: envelopes with one exception event posted to the collector (authenticate,
  * validate, send to SQS, 200) versus the bare route on the same server, same run, same load shape
  * (bounded: 10,000 requests each after a warm-up, 16 concurrent, from the separate load client).
- * Target: ≥ 0.5× the bare route's requests/s (issue 4, acceptance 7).
+ * Target: ≥ 0.5× the bare route's requests/s (issue 4, acceptance 7). The memory row that follows
+ * (`ingest-memory.ts`) measures the same collector under a burst of decompression bombs.
  *
  * The bare route receives the same request as ingest: a POST of the same envelope bodies, read to
  * the end (from the Node stream, as the collector reads it) and answered with a small JSON. A
@@ -20,7 +21,8 @@
  */
 import { randomBytes } from "node:crypto";
 import { CreateQueueCommand, DeleteQueueCommand } from "@aws-sdk/client-sqs";
-import { load, type LoadResult } from "./load.js";
+import { load, loadClientPid, type LoadResult } from "./load.js";
+import { measureIngestMemory, type MemoryRow } from "./ingest-memory.js";
 
 interface Ctx {
   baseUrl: string;
@@ -97,7 +99,7 @@ interface Round {
   ingest: LoadResult;
 }
 
-export async function run(ctx: Ctx): Promise<IngestBenchRow[]> {
+export async function run(ctx: Ctx): Promise<Array<IngestBenchRow | MemoryRow>> {
   const { projectId, keys } = await setup(ctx, CONCURRENCY);
   const urls = keys.map((key) => `${ctx.baseUrl}/api/v4/error_tracking/collector/api/${projectId}/envelope/?sentry_version=7&sentry_key=${key}`);
   // Bodies are made before the clock starts: building them is the client's cost, not the server's.
@@ -118,6 +120,8 @@ export async function run(ctx: Ctx): Promise<IngestBenchRow[]> {
     }
     return out;
   });
+  // After the throughput rounds, on the same queue arrangement: the memory burst of hostile envelopes.
+  const memory = await withPrivateQueue(() => measureIngestMemory({ baseUrl: ctx.baseUrl, projectId, key: keys[0]!, excludePids: [loadClientPid() ?? -1] }));
   const median = (ratio: (r: Round) => number) => rounds.map(ratio).sort((a, b) => a - b)[Math.floor(rounds.length / 2)]!;
   const vsPost = median((r) => r.ingest.rps / r.post.rps);
   const vsGet = median((r) => r.ingest.rps / r.get.rps);
@@ -138,5 +142,6 @@ export async function run(ctx: Ctx): Promise<IngestBenchRow[]> {
         `median of ${ROUNDS} alternating rounds; against a bare GET (no body, ${getRps.toFixed(0)} req/s) ${vsGet.toFixed(2)}×` +
         (failures ? `; ${failures} requests did not answer 200` : ""),
     },
+    memory,
   ];
 }

@@ -66,6 +66,9 @@ export function load(plan: LoadPlan): Promise<LoadResult> {
   return result;
 }
 
+/** The load client's process id, if it runs (it is this process's child but not part of the runtime). */
+export const loadClientPid = (): number | undefined => client?.pid;
+
 export function stopLoadClient(): void {
   client?.kill();
   client = undefined;

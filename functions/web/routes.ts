@@ -11,6 +11,7 @@ export const webRoutes: RouteSpec[] = [
   r("POST", "/users/sign_out", "sign-out"),
   // Stylesheet and page scripts, embedded in the bundle (no CDN, no files on Lambda).
   r("GET", "/-/assets/:name", "assets"),
+  r("GET", "/favicon.ico", "favicon"),
   ...project("GET", "error_tracking", "error-list-page"),
   // HTML detail; `…/:issue_id/details.json` (errortracking) differs by its last literal segment.
   ...project("GET", "error_tracking/:issue_id/details", "error-detail-page"),

@@ -5,7 +5,7 @@
 import { describe, it, expect } from "vitest";
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { parseEvent, parseTimestamp } from "../../functions/errortracking/domain/event.js";
+import { frameCulprit, parseEvent, parseTimestamp } from "../../functions/errortracking/domain/event.js";
 import { errorIdOf, groupingComponents } from "../../functions/errortracking/domain/grouping.js";
 import { stackTraceEntries } from "../../functions/errortracking/domain/stacktrace.js";
 import { aggregateDeltas, deltasOf, flagsOf } from "../../functions/errortracking/domain/sessions.js";
@@ -29,7 +29,8 @@ describe("event parsing over real SDK captures", () => {
     ["python-sentry-sdk/001-POST-api_v4_error_tracking_collector_api_1_store.txt", { name: "ZeroDivisionError", actor: "<module>(__main__)", platform: "python" }],
     ["go-sentry-go/001-POST-api_v4_error_tracking_collector_api_1_store.txt", { name: "*errors.errorString", actor: "main(main)", occurredAt: "2026-11-21T05:14:54.298Z" }],
     ["go-raven-go/001-POST-api_v4_error_tracking_collector_api_1_store.decoded.json", { name: "*errors.errorString", actor: "main(main)", occurredAt: "2026-11-21T05:15:02.040Z" }],
-    ["ruby-sentry-ruby/001-POST-api_v4_error_tracking_collector_api_1_envelope.txt", { name: "ZeroDivisionError", description: "divided by 0", platform: "ruby" }],
+    // Ruby's last frame is the method `/` with no module: Sentry's `file in function`, not GitLab's `/()`.
+    ["ruby-sentry-ruby/001-POST-api_v4_error_tracking_collector_api_1_envelope.txt", { name: "ZeroDivisionError", description: "divided by 0", platform: "ruby", actor: "sentry_ruby.rb in /" }],
     ["ruby-sentry-raven/002-POST-api_v4_error_tracking_collector_api_1_store.decoded.json", { name: "dev raven message", type: "default" }],
   ];
   for (const [file, expected] of cases) {
@@ -45,6 +46,17 @@ describe("event parsing over real SDK captures", () => {
     const b = parseEvent(1, captured("node-sentry-v11/008-POST-api_v4_error_tracking_collector_api_1_envelope.txt"), RECEIVED);
     expect(b.errorId).toBe(a.errorId);
     expect(parseEvent(2, captured("node-sentry-v11/003-POST-api_v4_error_tracking_collector_api_1_envelope.txt"), RECEIVED).errorId).not.toBe(a.errorId);
+  });
+
+  it("writes culprits of frames without a function or module as Sentry does", () => {
+    expect(frameCulprit({ function: "handler", module: "app.views" }, "python")).toBe("handler(app.views)");
+    expect(frameCulprit({ module: "app.views" }, "python")).toBe("app.views in ?");
+    expect(frameCulprit({ function: "?", filename: "worker.js" }, "node")).toBe("?(worker.js)");
+    expect(frameCulprit({ function: "run", filename: "main.go" }, "go")).toBe("main.go in run");
+    expect(frameCulprit({ function: "run", filename: "a.js", platform: "javascript" }, "python")).toBe("run(a.js)");
+    expect(frameCulprit({ function: "lonely" }, "python")).toBe("lonely");
+    expect(frameCulprit({ lineno: 3 }, "python")).toBeUndefined();
+    expect(parseEvent(1, { platform: "python", exception: { values: [{ type: "E", stacktrace: { frames: [{ lineno: 1 }] } }] }, culprit: "raven's own" }, RECEIVED).actor).toBe("raven's own");
   });
 
   it("never throws on odd events", () => {

@@ -97,3 +97,16 @@ describe("the offered tracker API (/api/0/)", () => {
     expect((await call(tracker.base, "GET", `/api/0/issues/${issues.body[0].id}/`, other.token)).status).toBe(401); // not a user there
   });
 });
+
+describe("the offered tracker API's latest event", () => {
+  it("has a message entry for a message event and an exception entry for an exception", async () => {
+    const issues = (await call(tracker.base, "GET", `/api/0/projects/tracker_owner/shop-api/issues/?query=is:unresolved`, tracker.readToken)).body as Array<{ id: string; type: string; title: string }>;
+    const byType = (type: string) => issues.find((i) => i.type === type)!;
+    const message = await call(tracker.base, "GET", `/api/0/issues/${byType("default").id}/events/latest/`, tracker.readToken);
+    expect(message.status).toBe(200);
+    const entry = message.body.entries.find((e: { type: string }) => e.type === "message");
+    expect(entry).toEqual({ type: "message", data: { formatted: byType("default").title, message: expect.toSatisfy((m: unknown) => m === null || typeof m === "string"), params: null } });
+    const exception = await call(tracker.base, "GET", `/api/0/issues/${byType("error").id}/events/latest/`, tracker.readToken);
+    expect(exception.body.entries.map((e: { type: string }) => e.type)).toEqual(["exception"]);
+  });
+});

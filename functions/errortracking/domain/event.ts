@@ -5,6 +5,7 @@
  * - `name` = its `type`, `description` = its `value`; an entry without `type` next to a `message`
  *   (Node's `captureMessage`) makes a message event, as does an event with no exception at all;
  * - `actor` (culprit) = `transaction`, else `"<function>(<module>)"` of the exception's last frame;
+ *   a frame without a function or a module is written as Sentry writes it (`frameCulprit`);
  * - timestamps: unix seconds (number or numeric string) or ISO (a missing zone means UTC).
  * Nothing here throws on odd input: a valid queue message must never become a poison message.
  */
@@ -56,12 +57,29 @@ export function mainException(payload: Obj): Obj | undefined {
 }
 
 /** `message` may be a string or `{formatted, message}`; raven and Python also send `logentry`. */
-function messageOf(payload: Obj): { text?: string; template?: string } {
+export function messageOf(payload: Obj): { text?: string; template?: string } {
   const m = payload.message;
   const entry = obj(m) ?? obj(payload.logentry);
   const formatted = str(m) ?? str(entry?.formatted) ?? str(entry?.message);
   // Sentry groups parameterised messages by their template (`"User %s failed"`), not the filled text.
   return { text: formatted, template: str(entry?.message) ?? formatted };
+}
+
+const JS_PLATFORMS = new Set(["javascript", "node"]);
+
+/**
+ * GitLab's `"<function>(<module>)"` when the frame has both; otherwise Sentry's culprit of a frame
+ * (`get_frame_culprit`): the module, else the file name, then the function or `?` — `fn(file)` for
+ * JavaScript, `file in fn` for everything else — instead of GitLab's `?(mod)` or `/()`.
+ */
+export function frameCulprit(frame: Obj, platform: string | undefined): string | undefined {
+  const fn = str(frame.function);
+  const mod = str(frame.module);
+  const named = fn !== undefined && fn !== "?";
+  if (named && mod) return `${fn}(${mod})`;
+  const file = mod ?? str(frame.filename) ?? str(frame.abs_path);
+  if (!file) return named ? fn : undefined;
+  return JS_PLATFORMS.has(str(frame.platform) ?? platform ?? "") ? `${named ? fn : "?"}(${file})` : `${file} in ${named ? fn : "?"}`;
 }
 
 export function parseTimestamp(v: unknown): number | undefined {
@@ -98,7 +116,7 @@ export function parseEvent(projectId: number, payload: Obj, receivedAt: string):
   const isMessage = !str(exc?.type) && (!!message.text || !exc);
   const frames = framesOf(exc);
   const last = frames[frames.length - 1];
-  const frameActor = last ? `${str(last.function) ?? ""}(${str(last.module) ?? ""})` : undefined;
+  const frameActor = last ? frameCulprit(last, str(payload.platform)) : undefined;
   const actor = clean(str(payload.transaction) ?? frameActor ?? str(payload.culprit) ?? "", 255);
   const platform = clean(str(payload.platform) ?? "other", 255);
   // An exception without a type (and no message beside it) is titled "Error", as Sentry does.

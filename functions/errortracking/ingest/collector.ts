@@ -13,9 +13,10 @@ import { handle } from "hono/aws-lambda";
 import { createApp } from "../../platform/http/app.js";
 import { log } from "../../platform/log.js";
 import type { IncomingMessage } from "node:http";
-import { readBounded, readBoundedNode } from "./decode.js";
+import { nodeChunks, webChunks, type Chunks } from "./decode.js";
+import type { Meter } from "./budget.js";
 import { ingest, type Endpoint, type IngestOutcome } from "./pipeline.js";
-import { Unavailable, type IngestFailure, type Result } from "./problem.js";
+import { refuse, Unavailable, type IngestFailure } from "./problem.js";
 
 const BASE = "/api/v4/error_tracking/collector/api/:project_id";
 
@@ -42,17 +43,17 @@ function failure(c: Context, error: IngestFailure): Response {
 }
 
 /**
- * On the local server the Node request is read directly when its length is declared and the stream
- * is untouched (never read, no reader attached: the platform's body-limit middleware only reads
- * chunked bodies); chunked bodies and Lambda events go through the web Request.
+ * The raw body as a stream of chunks. On the local server the Node request is read directly while
+ * it is untouched (never read, no reader attached: the platform's body-limit middleware skips the
+ * collector), which skips building a web `Request` and its stream; Lambda events and in-process
+ * requests go through the web Request. A declared length over the limit is refused unread.
  */
-function readBody(c: Context, max: number): Promise<Result<Buffer>> {
+function readBody(c: Context, max: number, meter: Meter): Chunks {
+  const declared = Number(c.req.header("content-length"));
+  if (Number.isFinite(declared) && declared > max) throw refuse(413, `request body exceeds ${max} bytes`);
   const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
-  const length = c.req.header("content-length");
-  if (incoming && length !== undefined && !c.req.header("transfer-encoding") && incoming.readable && !incoming.readableDidRead && incoming.readableFlowing === null) {
-    return readBoundedNode(incoming, Number(length), max);
-  }
-  return readBounded(c.req.raw, max);
+  if (incoming && incoming.readable && !incoming.readableDidRead && incoming.readableFlowing === null) return nodeChunks(incoming, max, meter);
+  return webChunks(c.req.raw.body, max, meter);
 }
 
 async function run(c: Context, endpoint: Endpoint): Promise<IngestOutcome> {
@@ -62,7 +63,7 @@ async function run(c: Context, endpoint: Endpoint): Promise<IngestOutcome> {
       project: c.req.param("project_id") ?? "",
       query: (name) => c.req.query(name),
       header: (name) => c.req.header(name),
-      body: (max) => readBody(c, max),
+      body: (max, meter) => readBody(c, max, meter),
     });
   } catch (err) {
     if (err instanceof Unavailable) {

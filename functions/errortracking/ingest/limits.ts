@@ -3,7 +3,8 @@
  * and the per-key rate limiter.
  *
  * Defaults follow Sentry's published limits (`sentry-protocol.md` C.7): 1 MiB per event after
- * decompression, 20 MiB per request as sent, 50 MiB per envelope after decompression, 100 events and
+ * decompression, 20 MiB per request as sent, 50 MiB per envelope after decompression (streamed, never
+held whole: `pipeline.ts`), 100 events and
  * 100 session updates queued per envelope (more are accepted and dropped, as Relay drops sessions).
  *
  * Rate limiting is a token bucket per client key **per function instance, in memory**: each request
@@ -17,6 +18,8 @@ export interface IngestLimits {
   maxEventBytes: number;
   maxEventsPerEnvelope: number;
   maxSessionsPerEnvelope: number;
+  /** Bytes all requests of one process may hold of decoded bodies at once (`budget.ts`); past it, 429. */
+  decodeBudgetBytes: number;
   ratePerSecond: number;
   rateBurst: number;
   /** How long a key/setting lookup is trusted: the bound on "a deleted key stops ingesting". */
@@ -42,6 +45,9 @@ export function ingestLimits(): IngestLimits {
     maxEventBytes: num("FORGELINE_INGEST_MAX_EVENT_BYTES", 1 * MiB),
     maxEventsPerEnvelope: num("FORGELINE_INGEST_MAX_EVENTS_PER_ENVELOPE", 100),
     maxSessionsPerEnvelope: num("FORGELINE_INGEST_MAX_SESSIONS_PER_ENVELOPE", 100),
+    // 64 MiB: a small share of a 512 MB Lambda or of a small 2-core server, yet room for dozens of
+    // envelopes at once (a streamed envelope holds its decoder and one event, not its body).
+    decodeBudgetBytes: num("FORGELINE_INGEST_DECODE_BUDGET_BYTES", 64 * MiB),
     ratePerSecond: num("FORGELINE_INGEST_RATE_PER_SECOND", 100),
     rateBurst: Math.max(1, num("FORGELINE_INGEST_RATE_BURST", 1000)),
     // Capped at 5 s: the issue promises that deleting a key stops ingestion "at once" (bounded).

@@ -41,6 +41,8 @@ class TtlCache<V> {
 export interface ProjectGate {
   projectId: number;
   accepting: boolean;
+  /** Why not, for the debug log only (clients get one answer for every reason). */
+  off?: string;
 }
 
 export type KeyView = Pick<ClientKeyRecord, "id" | "projectId" | "active" | "secretHash">;
@@ -73,8 +75,9 @@ async function loadGate(idOrPath: string): Promise<ProjectGate | undefined> {
     ]),
   );
   if (!project) return undefined;
-  const monitorOn = project.features?.monitor_access_level !== "disabled";
-  return { projectId: id, accepting: monitorOn && tracking?.enabled === true && tracking.integrated === true };
+  const off =
+    project.features?.monitor_access_level === "disabled" ? "Monitor feature disabled" : tracking?.enabled !== true ? "error tracking disabled" : tracking.integrated !== true ? "third-party error tracking" : undefined;
+  return { projectId: id, accepting: off === undefined, off };
 }
 
 export function projectGate(idOrPath: string): Promise<ProjectGate | undefined> {

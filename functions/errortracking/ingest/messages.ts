@@ -5,10 +5,10 @@
  */
 import { randomUUID } from "node:crypto";
 import { MAX_MESSAGE_BYTES, type IngestMessage } from "../domain/contracts.js";
-import { parseEnvelope } from "./envelope.js";
+import { frameAll, type EnvelopeItem } from "./envelope.js";
 import { parseJsonObject, parseStoreBody } from "./store.js";
 import { fitMessage, hasGroupableContent, normalizeException } from "./normalize.js";
-import { fail, normalizeId, ok, type Result } from "./problem.js";
+import { fail, normalizeId, ok, Refusal, type Result } from "./problem.js";
 import type { IngestLimits } from "./limits.js";
 
 export interface Unit {
@@ -53,38 +53,68 @@ export async function parseStore(body: Buffer, limits: Limits): Promise<Result<P
   return ok({ units: unit ? [unit] : [], responseId, dropped: unit ? 0 : 1 });
 }
 
-export function parseEnvelopeBody(body: Buffer, limits: Limits): Result<ParsedBody> {
-  const envelope = parseEnvelope(body);
-  if (!envelope.ok) return envelope;
-  const headerId = normalizeId(envelope.value.headers.event_id);
-  const units: Unit[] = [];
-  let events = 0;
-  let sessions = 0;
-  let dropped = 0;
-  for (const item of envelope.value.items) {
+/** The largest payload kept per item type: events and session updates; everything else is dropped unread. */
+export function keptItemLimit(limits: Pick<IngestLimits, "maxEventBytes">): (type: string) => number | undefined {
+  return (type) => (type === "event" || SESSION_TYPES.has(type) ? limits.maxEventBytes : undefined);
+}
+
+/**
+ * Turns an envelope's items into units as they stream by: counts, caps, the header's event id.
+ * `add` throws a 400 `Refusal` for a kept item that is not a JSON object.
+ */
+export class EnvelopeUnits {
+  private headerId: string | undefined;
+  private firstEventId: string | undefined;
+  private events = 0;
+  private sessions = 0;
+  dropped = 0;
+  dsn: string | undefined;
+
+  constructor(private readonly limits: Limits) {}
+
+  header(headers: Record<string, unknown>): void {
+    this.headerId = normalizeId(headers.event_id);
+    this.dsn = typeof headers.dsn === "string" ? headers.dsn : undefined;
+  }
+
+  add(item: EnvelopeItem): Unit | undefined {
     const isEvent = item.type === "event";
     if (!isEvent && !SESSION_TYPES.has(item.type)) {
-      dropped++;
-      continue;
+      this.dropped++;
+      return undefined;
     }
-    if (isEvent && item.payload.length > limits.maxEventBytes) return fail(413, `event exceeds ${limits.maxEventBytes} bytes`);
-    if (!isEvent && item.payload.length > limits.maxEventBytes) return fail(413, `${item.type} item exceeds ${limits.maxEventBytes} bytes`);
     const payload = parseJsonObject(item.payload, `${item.type} item`);
-    if (!payload.ok) return payload;
+    if (!payload.ok) throw new Refusal(payload.error);
     // Beyond the per-envelope caps items are accepted and dropped, as Relay drops excess sessions.
-    if (isEvent ? events++ >= limits.maxEventsPerEnvelope : sessions++ >= limits.maxSessionsPerEnvelope) {
-      dropped++;
-      continue;
+    if (isEvent ? this.events++ >= this.limits.maxEventsPerEnvelope : this.sessions++ >= this.limits.maxSessionsPerEnvelope) {
+      this.dropped++;
+      return undefined;
     }
     // The envelope's event_id overrides the payload's (spec), for the first event only: a second
     // event with the same id would be discarded by the consumer's idempotency.
-    const unit = isEvent ? eventUnit(payload.value, events === 1 ? headerId : undefined) : { kind: "session" as const, payload: payload.value };
-    if (unit) units.push(unit);
-    else dropped++;
+    const unit = isEvent ? eventUnit(payload.value, this.events === 1 ? this.headerId : undefined) : { kind: "session" as const, payload: payload.value };
+    if (!unit) this.dropped++;
+    else if (unit.eventId) this.firstEventId ??= unit.eventId;
+    return unit;
   }
-  const dsn = typeof envelope.value.headers.dsn === "string" ? envelope.value.headers.dsn : undefined;
-  const responseId = headerId ?? units.find((u) => u.eventId)?.eventId ?? newId();
-  return ok({ units, dsn, responseId, dropped });
+
+  /** The id answered with 200: the envelope's, else the first event's, else a new one. */
+  responseId(): string {
+    return this.headerId ?? this.firstEventId ?? newId();
+  }
+}
+
+/** A whole envelope in memory (tests and tools; ingestion streams it through the same classes). */
+export function parseEnvelopeBody(body: Buffer, limits: Limits): Result<ParsedBody> {
+  const envelope = new EnvelopeUnits(limits);
+  const units: Unit[] = [];
+  const framed = frameAll(body, { keep: keptItemLimit(limits) }, (e) => {
+    if (e.kind === "header") return envelope.header(e.headers);
+    const unit = envelope.add(e);
+    if (unit) units.push(unit);
+  });
+  if (!framed.ok) return framed;
+  return ok({ units, dsn: envelope.dsn, responseId: envelope.responseId(), dropped: envelope.dropped });
 }
 
 /**

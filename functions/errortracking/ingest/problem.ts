@@ -36,3 +36,17 @@ export function normalizeId(value: unknown): string | undefined {
 }
 
 export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/**
+ * A refusal raised deep inside streaming code (the body reader, a decoder, the envelope framer,
+ * the decode budget), where returning a `Result` through every chunk would obscure the loop; the
+ * pipeline turns it back into its `Failure`.
+ */
+export class Refusal extends Error {
+  constructor(readonly failure: IngestFailure) {
+    super(failure.reason);
+    this.name = "Refusal";
+  }
+}
+
+export const refuse = (status: IngestFailure["status"], reason: string, headers?: Record<string, string>): Refusal => new Refusal({ status, reason, headers });

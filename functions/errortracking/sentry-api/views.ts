@@ -3,7 +3,7 @@ import type { Context } from "hono";
 import { baseUrl } from "../../platform/http/urls.js";
 import { fullPathOf, type Project } from "../../hosting/domain/projects.js";
 import type { ErrorItem, StoredEvent } from "../domain/errors.js";
-import { exceptionValues, framesOf } from "../domain/event.js";
+import { exceptionValues, framesOf, messageOf } from "../domain/event.js";
 import { titleOf } from "../http/views.js";
 import { orgSlugOf } from "./access.js";
 
@@ -70,8 +70,18 @@ function tagsOf(p: Obj): Array<{ key: string; value: string }> {
   return [...tags].map(([key, value]) => ({ key, value }));
 }
 
+/** Sentry's `message` entry: the formatted text, its template and params when the SDK sent them. */
+function messageEntry(p: Obj) {
+  const { text, template } = messageOf(p);
+  if (!text) return undefined;
+  const logentry = [p.message, p.logentry].find((v): v is Obj => !!v && typeof v === "object" && !Array.isArray(v));
+  return { type: "message", data: { formatted: text, message: template ?? null, params: Array.isArray(logentry?.params) ? logentry.params : null } };
+}
+
 export function trackerEvent(e: ErrorItem, ev: StoredEvent) {
   const p = ev.payload;
+  const exceptions = exceptionValues(p);
+  const message = messageEntry(p);
   return {
     id: ev.eventId,
     eventID: ev.eventId,
@@ -81,11 +91,12 @@ export function trackerEvent(e: ErrorItem, ev: StoredEvent) {
     title: titleOf(e),
     platform: typeof p.platform === "string" ? p.platform : null,
     tags: tagsOf(p),
+    // Sentry lists only the interfaces an event has: a message event has a message entry.
     entries: [
-      {
-        type: "exception",
-        data: { values: exceptionValues(p).map((v) => ({ type: v.type ?? null, value: v.value ?? null, stacktrace: framesOf(v).length ? { frames: framesOf(v).map(apiFrame) } : null })) },
-      },
+      ...(exceptions.length
+        ? [{ type: "exception", data: { values: exceptions.map((v) => ({ type: v.type ?? null, value: v.value ?? null, stacktrace: framesOf(v).length ? { frames: framesOf(v).map(apiFrame) } : null })) } }]
+        : []),
+      ...(message ? [message] : []),
     ],
   };
 }
