@@ -9,11 +9,23 @@ import { z } from "zod";
 import { nombreDeModelo, referenciasDe, type Modelos } from "../domain/modelos.js";
 import { esquemaRecursosUsuarios, fusionarPermisos, type RecursosUsuarios } from "../domain/permisos.js";
 import { esquemaUsuarios } from "../domain/usuarios.js";
+import { REGLAS } from "../domain/validador.js";
 import type { Recurso } from "../domain/doc/tipos.js";
 import type { Descubierto } from "./descubrir.js";
 import type { ErrorBuild } from "./servicios.js";
 
-const regla = z.object({ regla: z.enum(["obligatorio", "fecha", "enum", "entero", "longitud"]) }).passthrough();
+const regla = z
+  .object({ regla: z.enum(REGLAS), formato: z.string().optional() })
+  .passthrough()
+  .refine((r) => r.regla !== "custom" || esRegex(r.formato), { message: "custom needs a valid regular expression in formato" });
+
+function esRegex(formato: string | undefined): boolean {
+  try {
+    return formato !== undefined && new RegExp(`${formato}$`) instanceof RegExp;
+  } catch {
+    return false;
+  }
+}
 const campo = z
   .object({
     type: z.string().optional(),
