@@ -6,7 +6,7 @@
  */
 import { pathToFileURL } from "node:url";
 import { z } from "zod";
-import { nombreDeModelo, referenciasDe, type Modelos } from "../domain/modelos.js";
+import { nombreDeModelo, referenciasDe, TIPOS_CAMPO, type Modelos } from "../domain/modelos.js";
 import { esquemaRecursosUsuarios, fusionarPermisos, type RecursosUsuarios } from "../domain/permisos.js";
 import { esquemaUsuarios } from "../domain/usuarios.js";
 import { REGLAS } from "../domain/validador.js";
@@ -26,19 +26,22 @@ function esRegex(formato: string | undefined): boolean {
     return false;
   }
 }
+const tipo = z.enum(TIPOS_CAMPO);
 const campo = z
   .object({
-    type: z.string().optional(),
+    type: tipo.optional(),
     enum: z.array(z.union([z.string(), z.number(), z.boolean()])).optional(),
     format: z.string().optional(),
     description: z.string().optional(),
     readOnly: z.boolean().optional(),
     default: z.unknown().optional(),
     $ref: z.string().optional(),
-    items: z.object({ type: z.string().optional(), $ref: z.string().optional() }).strict().optional(),
+    items: z.object({ type: tipo.optional(), $ref: z.string().optional() }).strict().optional(),
     _validar: z.array(regla).optional(),
   })
-  .strict();
+  .strict()
+  .refine((c) => c.type !== "array" || c.items !== undefined, { message: 'an array field needs items ({ type } or { $ref })' })
+  .refine((c) => c.$ref === undefined || c.type === undefined, { message: "a $ref field takes no type (the referenced model is its type)" });
 const esquemaModelos = z.record(z.string().regex(/^\w+$/), z.record(z.string().regex(/^\w+$/), campo));
 
 const cargar = async (archivo: string) => (await import(/* @vite-ignore */ pathToFileURL(archivo).href)) as Record<string, unknown>;

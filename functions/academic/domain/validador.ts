@@ -8,7 +8,7 @@
  * against the referenced model (errors keyed `edificio.nombre`), and `readOnly` fields are dropped.
  */
 import { z } from "zod";
-import { nombreDeModelo, type Modelo, type Modelos, type Registro } from "./modelos.js";
+import { nombreDeModelo, tipoSwagger, type Modelo, type Modelos, type Registro } from "./modelos.js";
 
 export type Regla =
   | { regla: "obligatorio" }
@@ -146,7 +146,6 @@ export function aplicarRegla(regla: Regla, campo: string, valor: unknown): strin
  */
 const TIPOS: Record<string, { valido: (v: unknown) => boolean; mensaje?: string; convertir?: (v: unknown) => unknown }> = {
   string: { valido: (v) => typeof v === "string" },
-  date: { valido: (v) => typeof v === "string" },
   integer: { valido: esEntero, mensaje: "debe ser un número entero", convertir: Number },
   number: { valido: esNumerico, mensaje: "debe ser un número decimal", convertir: Number },
   boolean: { valido: (v) => typeof v === "boolean" },
@@ -169,7 +168,7 @@ function validarEn(datos: Registro, modelo: Modelo, modelos: Modelos, prefijo: s
     }
     const valor = datos[nombre];
     const clave = prefijo + nombre;
-    const tipo = campo.type ? TIPOS[campo.type] : undefined;
+    const tipo = campo.type ? TIPOS[tipoSwagger(campo.type).type] : undefined;
     const tipoValido = vacio(valor) || !tipo || tipo.valido(valor);
     if (!tipoValido) agregar(detalle, clave, `El campo '${clave}' ${tipo!.mensaje ?? `debe ser de tipo ${campo.type}`}. Se recibió '${mostrar(valor)}'.`);
     for (const r of campo._validar ?? []) agregar(detalle, clave, aplicarRegla(r, clave, valor));
