@@ -15,6 +15,10 @@ export default $config({
     };
   },
   async run() {
+    // The academic routes are generated from rest/ (and ignored by git): regenerate them before the
+    // route table is read, so a plain `sst deploy` ships what rest/ holds.
+    const { execFileSync } = await import("node:child_process");
+    execFileSync(process.execPath, ["--import", "tsx", "scripts/pers_autoload.ts"], { stdio: "inherit" });
     const storage = await import("./stacks/storage");
     await import("./stacks/secrets");
     const queues = await import("./stacks/queues");
