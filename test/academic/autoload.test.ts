@@ -12,6 +12,7 @@ import type { Hono } from "hono";
 import { autoload, type ResultadoAutoload } from "../../functions/academic/build/autoload.js";
 import { MODULOS } from "../../functions/academic/build/generar.js";
 import { endpointDeDocumentacion, endpointDeRespaldo, endpointDeServicios } from "../../functions/academic/http/endpoints.js";
+import { endpointDeSwaggerUi } from "../../functions/academic/http/swagger-ui.js";
 import type { RegistroGenerado } from "../../functions/academic/runtime/registro.js";
 import { rest_docentes } from "../../functions/academic/vendor/lib.js";
 import { createApp } from "../../functions/platform/http/app.js";
@@ -77,7 +78,7 @@ describe("a fixture institution's new resource folder (acceptance 1)", () => {
     for (const a of resultado.archivos) writeFileSync(a.ruta, a.contenido);
     const { registro } = (await import(pathToFileURL(join(salida, "registro.ts")).href)) as { registro: RegistroGenerado };
     rutas = ((await import(pathToFileURL(join(salida, "routes.ts")).href)) as { academicRoutes: RouteSpec[] }).academicRoutes;
-    const endpoints = { [MODULOS.servicio]: endpointDeServicios(registro), [MODULOS.documentacion]: endpointDeDocumentacion(registro), [MODULOS.respaldo]: endpointDeRespaldo(registro) };
+    const endpoints = { [MODULOS.servicio]: endpointDeServicios(registro), [MODULOS.documentacion]: endpointDeDocumentacion(registro), [MODULOS.respaldo]: endpointDeRespaldo(registro), [MODULOS.swaggerUi]: endpointDeSwaggerUi(registro) };
     app = createApp();
     for (const r of rutas) mountEndpoint(app, r.method, r.path, endpoints[r.module as keyof typeof endpoints]!);
   });

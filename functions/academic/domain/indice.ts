@@ -8,11 +8,15 @@ import { BASES, type Recurso, type Release, type Servicio } from "./doc/tipos.js
 const escapar = (s: string) =>
   s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
 
-/** Notes may carry line breaks and bold: `<br>`, `<b>…</b>`, `<strong>…</strong>`, `**…**`. */
+/**
+ * Notes may carry line breaks and inline markup — `<br>`, `<b>`, `<strong>`, `<i>`, `<em>`, `<code>`
+ * (without attributes) and `**…**` — which the page renders, as Swagger UI does; everything else is
+ * escaped and shows as text.
+ */
 export function notasHtml(notas: string): string {
   return escapar(notas)
     .replace(/&lt;br\s*\/?&gt;/gi, "<br>")
-    .replace(/&lt;(\/?)(b|strong)&gt;/gi, "<$1$2>")
+    .replace(/&lt;(\/?)(b|strong|i|em|code)&gt;/gi, (_, cierre: string, etiqueta: string) => `<${cierre}${etiqueta.toLowerCase()}>`)
     .replace(/\*\*(.+?)\*\*/g, "<b>$1</b>");
 }
 
@@ -41,7 +45,7 @@ ${r.descripcion ? `<p>${escapar(r.descripcion)}</p>` : ""}<ul>${r.servicios.map(
 .s{margin:.6rem 0;list-style:none}.m{display:inline-block;min-width:4rem;font-weight:bold}.m-get{color:#0a6}.m-post{color:#06c}
 .m-put{color:#c60}.m-delete{color:#c00}.n,.p{margin-left:4.3rem;color:#444;font-size:.92rem}</style></head>
 <body><h1>API REST académica — release ${release} (<code>${base}/</code>)</h1>
-<p>Documento Swagger 2.0: <a href="${base}/api-docs">${base}/api-docs</a>. Autenticación: HTTP Basic o el parámetro <code>api_key</code>.</p>
+<p>Documento Swagger 2.0: <a href="${base}/api-docs">${base}/api-docs</a> (en Swagger UI: <a href="${base}/swagger-ui">${base}/swagger-ui</a>). Autenticación: HTTP Basic o el parámetro <code>api_key</code>.</p>
 ${secciones}
 </body></html>`;
 }

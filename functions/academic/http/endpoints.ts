@@ -18,6 +18,7 @@ import { modelosDe, servicioDe, type RegistroGenerado } from "../runtime/registr
 import { autenticarPedido } from "./auth.js";
 import { ejecutarServicio } from "./ejecutar.js";
 import { RECURSO_INEXISTENTE } from "./errores.js";
+import { CABECERAS_DE_PAGINA } from "./pagina.js";
 
 const spec = (summary: string) => ({ summary, access: "public" as const });
 
@@ -32,7 +33,8 @@ export function endpointDeServicios(registro: RegistroGenerado): Endpoint {
     spec: spec("Servicio de un recurso REST académico (despacha por ruta y método)"),
     async run(c) {
       const { release, ruta } = rutaRelativa(routePath(c));
-      const encontrado = servicioDe(registro, c.req.method, ruta);
+      // HEAD runs the GET service; the runtime sends its status and headers without the body.
+      const encontrado = servicioDe(registro, c.req.method === "HEAD" ? "GET" : c.req.method, ruta);
       if (!encontrado) throw new rest_error(404, RECURSO_INEXISTENTE);
       return ejecutarServicio(c, registro, encontrado.recurso, encontrado.servicio, release);
     },
@@ -42,7 +44,7 @@ export function endpointDeServicios(registro: RegistroGenerado): Endpoint {
 function documentacion(c: Context, registro: RegistroGenerado, release: Release, quiere: "indice" | "swagger"): Response {
   autenticarPedido(c, registro);
   const headers = { "API-Version": release };
-  if (quiere === "indice") return c.html(indiceHtml(registro.recursos, release), 200, headers);
+  if (quiere === "indice") return c.html(indiceHtml(registro.recursos, release), 200, { ...headers, ...CABECERAS_DE_PAGINA });
   const esquema = (c.req.header("x-forwarded-proto") ?? new URL(c.req.url).protocol.replace(":", "")) === "http" ? "http" : "https";
   return c.json(documentoSwagger(registro.recursos, modelosDe(registro), release, esquema), 200, headers);
 }
