@@ -174,6 +174,16 @@ describe("malformed sources fail the build with file, line and what is wrong", (
     ]);
   });
 
+  it("refuses list filters and order terms that are neither fields of the listed model nor computed", async () => {
+    const raiz = fixture("campos_malos");
+    const r = await autoload({ proyecto, raiz, salida: join(raiz, "no-se-escribe") });
+    const archivo = join(raiz, "v2/casas_fix/recurso_casas_fix.ts");
+    expect(r.errores).toEqual([
+      { archivo, linea: lineaDe(archivo, "$color"), mensaje: "GET /casas-fix: filter $color is not a field of Casa_fix (direccion, ambientes, barrio) nor a name in rest.consulta({ campos })" },
+      { archivo, linea: lineaDe(archivo, "$order"), mensaje: 'GET /casas-fix: order term "antiguedad" is not a field of Casa_fix (direccion, ambientes, barrio) nor a name in rest.consulta({ campos })' },
+    ]);
+  });
+
   it("the CLI prints file:line: problem and exits 1", () => {
     const r = cli("--root", fixture("malformado"), "--out", join(fixture("malformado"), "no-se-escribe"));
     expect(r.status).toBe(1);
