@@ -15,6 +15,11 @@ export default $config({
     };
   },
   async run() {
+    // The academic routes are generated from rest/ (and ignored by git): regenerate them before the
+    // route table is read, so a plain `sst deploy` ships what rest/ holds. SST runs from the app root.
+    const { execFileSync } = await import("node:child_process");
+    const { existsSync } = await import("node:fs");
+    if (existsSync("scripts/pers_autoload.ts")) execFileSync(process.execPath, ["--import", "tsx", "scripts/pers_autoload.ts"], { stdio: "inherit" });
     const storage = await import("./stacks/storage");
     await import("./stacks/secrets");
     const queues = await import("./stacks/queues");

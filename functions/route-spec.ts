@@ -2,7 +2,7 @@
  * The shape of the route table's entries (`functions/routes.ts`). Dependency-free on purpose:
  * `stacks/` loads the route table at deploy time.
  */
-export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+export type Method = "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE";
 
 export interface RouteSpec {
   method: Method;

@@ -54,6 +54,8 @@ else
   touch .sst/platform/config.d.ts
 fi
 
+# The route table includes the academic routes pers_autoload generates (ignored by git).
+node_modules/.bin/tsx scripts/pers_autoload.ts >&2
 echo "infra-typecheck: tsc -p tsconfig.infra.json"
 node_modules/.bin/tsc --noEmit -p "$root/tsconfig.infra.json"
 echo "infra-typecheck: ok"

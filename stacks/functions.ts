@@ -3,7 +3,7 @@
  * least-privilege link rule (`needsOf` in ./plan). Used as the API's `transform.route.handler` and for
  * every worker, so HTTP routes and workers follow one rule.
  */
-import { moduleOfHandler, needsOf, STORAGE_MOUNT } from "./plan";
+import { moduleOfHandler, needsOf, nodeModulesOf, STORAGE_MOUNT } from "./plan";
 import { efs, instanceConfigJson, table, vpc } from "./storage";
 
 /** Fills in defaults a function did not set itself (a `Transform<FunctionArgs>`: mutates `args`). */
@@ -22,6 +22,8 @@ export function withDefaults(args: sst.aws.FunctionArgs): undefined {
     ...(process.env.FORGELINE_REVISION ? { FORGELINE_REVISION: process.env.FORGELINE_REVISION } : {}),
     ...env,
   }));
+  const install = module !== undefined ? nodeModulesOf(module) : [];
+  if (install.length > 0) args.nodejs = { ...args.nodejs, install };
   if (storage) {
     args.vpc ??= vpc;
     args.volume ??= { efs, path: STORAGE_MOUNT };

@@ -55,6 +55,15 @@ export function needsOf(module: string) {
   };
 }
 
+/**
+ * npm packages a module reads from disk at run time rather than importing (so the bundler cannot
+ * include them): they ship in the function's `node_modules`. Swagger UI's page serves the files of
+ * `swagger-ui-dist` as they are.
+ */
+export function nodeModulesOf(module: string): string[] {
+  return module === "academic/http/swagger-ui" ? ["swagger-ui-dist"] : [];
+}
+
 // ── API routes ───────────────────────────────────────────────────────────────────────────────────
 export interface ApiRoute {
   /** API Gateway route key, e.g. `GET /api/v4/users/{user_id}`. */

@@ -3,7 +3,8 @@
  * on `/rest/v2/` (3.22) and `/rest/` (3.16).
  */
 import { describe, expect, it } from "vitest";
-import { acad, marca, q, RELEASES } from "./support.js";
+import { acad, acadAparte, marca, q, RELEASES } from "./support.js";
+import { rest_aulas_uni } from "../../rest/v2/modelos/rest_aulas_uni.js";
 
 const aula = (nombre: string, extra: Record<string, unknown> = {}) => ({ nombre, fecha_creacion: "2024-03-01", estado: "A", edificio: { nombre: "Central" }, ...extra });
 
@@ -64,12 +65,19 @@ describe("POST /aulas-uni", () => {
       expect(lista).toMatchObject({ status: 400, body: { descripcion: "El cuerpo debe ser un objeto JSON del modelo Aula_uni" } });
     });
 
-    it(`${release}: 500 when the creation fails (the store refuses the record)`, async () => {
-      const r = await acad("POST", `${base}/aulas-uni`, { body: aula("x".repeat(450_000)) });
-      expect(r.status).toBe(500);
-      expect(r.body).toEqual({ error: 500, mensaje: "500 Internal Server Error", descripcion: "No se pudo crear el aula" });
+    it(`${release}: 413 stating the limit for a body too large to store`, async () => {
+      const r = await acadAparte("POST", `${base}/aulas-uni`, JSON.stringify(aula("x".repeat(450_000))));
+      expect(r.status).toBe(413);
+      expect(r.body).toEqual({ error: 413, mensaje: "413 Request Entity Too Large", descripcion: "El cuerpo del pedido excede el tamaño máximo de 262144 bytes (256 KiB)" });
     });
   }
+});
+
+describe("creation failure (the seed's 500)", () => {
+  it("the data layer answers false when the store refuses the record, which POST answers with 500", async () => {
+    // The body limit keeps such records out over HTTP; the store's refusal is still handled.
+    expect(await new rest_aulas_uni().post({ nombre: "x".repeat(450_000) })).toBe(false);
+  });
 });
 
 describe("GET /aulas-uni and GET /aulas-uni/{id_aula}", () => {

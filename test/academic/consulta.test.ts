@@ -35,10 +35,22 @@ describe("the 13 conditions", () => {
     });
   }
 
-  it("matches values literally: % and _ are not wildcards, and ; belongs to the value", () => {
+  it("matches values literally: % and _ are not wildcards", () => {
     expect(pasan("contiene;%", ["100%", "abc"])).toEqual(["100%"]);
     expect(pasan("comienza_con;a_", ["a_b", "ab"])).toEqual(["a_b"]);
-    expect(pasan("es_igual_a;a;b", ["a;b", "a"])).toEqual(["a;b"]);
+  });
+
+  it("splits on ; as the original: parts after the value (after the bound for entre) are ignored", () => {
+    expect(filtro("contiene;a;b;c")).toEqual({ campo: "nombre", condicion: "contiene", valor: "a" });
+    expect(pasan("contiene;a;b;c", ["xay", "b;c", "a;b;c"])).toEqual(["xay", "a;b;c"]);
+    expect(pasan("es_igual_a;a;b", ["a;b", "a"])).toEqual(["a"]);
+    expect(pasan("entre;B;Carla;Zoe", nombres)).toEqual(["Beto", "Carla"]);
+  });
+
+  it("entre with one bound is BETWEEN 'a' AND NULL: nothing matches", () => {
+    expect(filtro("entre;a")).toEqual({ campo: "nombre", condicion: "entre", valor: "a" });
+    expect(pasan("entre;a", nombres)).toEqual([]);
+    expect(pasan("entre;1", [1, 2, 3])).toEqual([]);
   });
 
   it("compares numbers numerically and booleans as booleans; missing values never match", () => {
@@ -58,7 +70,6 @@ describe("filter syntax errors (the original's messages)", () => {
     ["pepe", "Parámetro 'nombre' invalido. Se esperaba 'condicion;valor' y llego 'pepe'"],
     ["igual;pepe", "Parámetro 'nombre' invalido. No es valida la condicion 'igual'"],
     ["ES_IGUAL_A;pepe", "Parámetro 'nombre' invalido. No es valida la condicion 'ES_IGUAL_A'"],
-    ["entre;a", "Parámetro 'nombre' invalido. Se esperaba 'entre;valor1;valor2' y llego 'entre;a'"],
   ])("%s", (crudo, mensaje) => {
     expect(parsearFiltro("nombre", crudo)).toEqual({ ok: false, mensaje });
   });
@@ -83,13 +94,22 @@ describe("order, limit, page", () => {
     expect(parsearOrden(crudo, ["nombre", "estado"])).toEqual({ ok: false, mensaje });
   });
 
-  it("limit is 1..1000 and page ≥ 1", () => {
+  it("limit: blank is no limit, numbers are truncated to 0..1000, anything else is refused", () => {
     expect(parsearLimite("20")).toEqual({ ok: true, valor: 20 });
-    expect(parsearLimite("0")).toEqual({ ok: false, mensaje: "Parámetro 'limit' invalido. Se esperaba un entero entre 1 y 1000 y se recibio '0'" });
-    expect(parsearLimite("1001").ok).toBe(false);
-    expect(parsearLimite("2.5").ok).toBe(false);
+    expect(parsearLimite("2.7")).toEqual({ ok: true, valor: 2 });
+    expect(parsearLimite(" 1e2")).toEqual({ ok: true, valor: 100 });
+    expect(parsearLimite("0")).toEqual({ ok: true, valor: 0 });
+    expect(parsearLimite("")).toEqual({ ok: true, valor: undefined });
+    for (const malo of ["abc", "1001", "-1", "0x10"]) {
+      expect(parsearLimite(malo)).toEqual({ ok: false, mensaje: `Parámetro 'limit' invalido. Se esperaba un número entre 0 y 1000 y se recibio '${malo}'` });
+    }
+  });
+
+  it("page: numbers are truncated and must be ≥ 1; a non-numeric page is ignored", () => {
     expect(parsearPagina("3")).toEqual({ ok: true, valor: 3 });
-    for (const malo of ["0", "-1", "x"]) {
+    expect(parsearPagina("2.9")).toEqual({ ok: true, valor: 2 });
+    expect(parsearPagina("abc")).toEqual({ ok: true, valor: undefined });
+    for (const malo of ["0", "-1", "0.5"]) {
       expect(parsearPagina(malo)).toEqual({ ok: false, mensaje: `Parámetro 'page' invalido. Se esperaba un valor mayor o igual que 1 y se recibio '${malo}'` });
     }
   });
@@ -109,8 +129,16 @@ describe("order, limit, page", () => {
   it("applies defaults, pages from 1, counts matches before paging, ignores undeclared parameters", () => {
     expect(consultar({})).toEqual({ pagina: [filas[2], filas[1]], total: 5 });
     expect(consultar({ page: "3", color: "rojo" }).pagina.map((f) => f.nombre)).toEqual(["e"]);
-    expect(consultar({ order: "-n", limit: "", page: "1" }).pagina.map((f) => f.nombre)).toEqual(["e", "c"]);
+    expect(consultar({ order: "-n", limit: "2", page: "1" }).pagina.map((f) => f.nombre)).toEqual(["e", "c"]);
     expect(consultar({ nombre: "es_distinto_de;a", limit: "10" })).toMatchObject({ total: 4 });
+  });
+
+  it("limit= (present, blank) means no limit; limit=2.7 is 2; a non-numeric page is ignored; page needs a limit", () => {
+    expect(consultar({ limit: "" })).toEqual({ pagina: [filas[2], filas[1], filas[3], filas[0], filas[4]], total: 5 });
+    expect(consultar({ limit: "", page: "0" }).pagina).toHaveLength(5);
+    expect(consultar({ limit: "2.7" }).pagina).toHaveLength(2);
+    expect(consultar({ limit: "2", page: "abc" }).pagina.map((f) => f.nombre)).toEqual(["a", "b"]);
+    expect(consultar({ limit: "0" })).toEqual({ pagina: [], total: 5 });
   });
 
   it("reports the first broken parameter as a zod issue with the original's message", () => {

@@ -2,8 +2,11 @@
  * What a browser and a client see without calling a service: the HTML index at `/rest/v2/` and
  * `/rest/`, the Swagger 2.0 documents with the 3.22/3.16 differences, and unknown paths.
  */
+import SwaggerParser from "@apidevtools/swagger-parser";
 import { describe, expect, it } from "vitest";
 import { acad, RELEASES } from "./support.js";
+import { documentoSwagger } from "../../functions/academic/domain/swagger.js";
+import { validador } from "../../functions/academic/domain/validador.js";
 
 describe("Swagger 2.0 documents", () => {
   it("3.22: #/definitions/ references, fecha_creacion a date-validated string", async () => {
@@ -29,17 +32,48 @@ describe("Swagger 2.0 documents", () => {
     ]);
     expect(doc.paths["/aulas-uni/{id_aula}"].get).toMatchObject({ summary: "Aula {id_aula}", parameters: [{ name: "id_aula", in: "path", required: true, type: "string" }] });
     expect(doc.paths["/docentes-uni"].get.summary).toBe("[PERS] Docentes activos");
-    expect(doc.paths["/docentes-uni/{id_docente}"].get.operationId).toBe("functions/academic/vendor/rest/v2/docentes/recurso_docentes:get");
+    expect(doc.paths["/docentes-uni/{id_docente}"].get.operationId).toBe("get_docentes_uni_by_id_docente");
+    expect(doc.paths["/docentes/{id_docente}"].get.operationId).toBe("get_docentes_by_id_docente");
+    expect(doc.paths["/docentes-uni/{id_docente}/comisiones"].get.operationId).toBe("get_docentes_uni_by_id_docente_comisiones");
     expect(Object.keys(doc.paths["/docentes-uni/{id_docente}"])).toEqual(["get", "put", "delete"]);
     expect(doc.securityDefinitions).toEqual({ basic: { type: "basic" }, api_key: { type: "apiKey", in: "query", name: "api_key" } });
   });
 
-  it("3.16: plain model references and the date type", async () => {
+  it("3.16: the seed's authoring forms (bare model names, date) written as Swagger 2.0", async () => {
     const doc = (await acad("GET", "/rest/api-docs")).body;
-    expect(doc).toMatchObject({ basePath: "/rest", info: { version: "3.16" } });
-    expect(doc.definitions.Aula_uni.properties.fecha_creacion).toEqual({ type: "date" });
-    expect(doc.definitions.Aula_uni.properties.edificio).toEqual({ $ref: "Edificio_uni" });
-    expect(doc.paths["/aulas-uni"].get.responses["200"].schema).toEqual({ type: "array", items: { $ref: "Aula_uni" } });
+    expect(doc).toMatchObject({ swagger: "2.0", basePath: "/rest", info: { version: "3.16" } });
+    expect(doc.definitions.Aula_uni.properties.fecha_creacion).toEqual({ type: "string", format: "date" });
+    expect(doc.definitions.Aula_uni.properties.edificio).toEqual({ $ref: "#/definitions/Edificio_uni" });
+    expect(doc.paths["/aulas-uni"].get.responses["200"].schema).toEqual({ type: "array", items: { $ref: "#/definitions/Aula_uni" } });
+  });
+
+  for (const { release, base } of RELEASES) {
+    it(`${release}: swagger-parser (the official Swagger 2.0 schema, then the spec's rules) accepts ${base}/api-docs`, async () => {
+      const doc = (await acad("GET", `${base}/api-docs`)).body;
+      const validado = await SwaggerParser.validate(structuredClone(doc));
+      expect(validado).toMatchObject({ swagger: "2.0", basePath: base });
+      const ids = Object.values(doc.paths as Record<string, Record<string, { operationId: string }>>).flatMap((ops) => Object.values(ops).map((o) => o.operationId));
+      expect(new Set(ids).size).toBe(ids.length);
+      for (const id of ids) expect(id).toMatch(/^(get|post|put|delete)(_[a-z0-9]+)+$/);
+    });
+  }
+
+  it("a model written in the 3.16 forms (bare $ref, type date, int64, array of models) is written as Swagger 2.0", async () => {
+    const modelos = {
+      Sala: { apertura: { type: "date" }, edificio: { $ref: "Edificio" }, vecinas: { type: "array", items: { $ref: "Edificio" } }, codigo: { type: "int64" }, alta: { type: "string", _validar: [validador.fecha()] } },
+      Edificio: { nombre: { type: "string" } },
+    } as const;
+    for (const release of ["3.16", "3.22"] as const) {
+      const doc = documentoSwagger([], modelos as never, release) as { definitions: Record<string, { properties: unknown }> };
+      expect(doc.definitions.Sala!.properties).toEqual({
+        apertura: { type: "string", format: "date" },
+        edificio: { $ref: "#/definitions/Edificio" },
+        vecinas: { type: "array", items: { $ref: "#/definitions/Edificio" } },
+        codigo: { type: "integer", format: "int64" },
+        alta: { type: "string", format: "date" },
+      });
+      await expect(SwaggerParser.validate(structuredClone(doc) as never)).resolves.toBeTruthy();
+    }
   });
 
   it("requires authentication, like the original's firewall", async () => {

@@ -49,6 +49,25 @@ for (const { release, base } of RELEASES) {
       expect(await mias(base, `comienza_con;${p.slice(0, -1)}_`)).toEqual([]);
     });
 
+    it("ignores parts after the value, as the library: contiene;x;b;c filters contiene;x", async () => {
+      expect(await mias(base, `contiene;${p}-c;zzz;yyy`)).toEqual([c]);
+      expect(await mias(base, `entre;${b};${c};${e}`)).toEqual([b, c]);
+    });
+
+    it("entre with one bound matches nothing (BETWEEN 'a' AND NULL)", async () => {
+      const r = await acad("GET", `${base}/aulas-uni?nombre=${q(`entre;${a}`)}`);
+      expect(r).toMatchObject({ status: 200, body: [] });
+      expect(r.headers.get("cantidad-registros")).toBe("0");
+    });
+
+    it("limit=2&page=abc applies the limit and ignores the page; limit=2.7 is 2; limit= is no limit", async () => {
+      const filtro = `nombre=${q(`comienza_con;${p}`)}&order=%2Bnombre`;
+      expect((await acad("GET", `${base}/aulas-uni?${filtro}&limit=2&page=abc`)).body.map((x: any) => x.nombre)).toEqual([a, b]);
+      expect((await acad("GET", `${base}/aulas-uni?${filtro}&limit=2.7`)).body.map((x: any) => x.nombre)).toEqual([a, b]);
+      expect((await acad("GET", `${base}/aulas-uni?${filtro}&limit=`)).body.map((x: any) => x.nombre)).toEqual(nombres);
+      expect((await acad("GET", `${base}/aulas-uni?${filtro}&page=abc`)).status).toBe(200);
+    });
+
     it("orders by the requested terms and pages", async () => {
       const r = await acad("GET", `${base}/aulas-uni?nombre=${q(`comienza_con;${p}`)}&order=${q("-estado,-nombre")}&limit=2&page=2`);
       expect(r.body.map((x: any) => x.nombre)).toEqual([d, b]);
@@ -60,12 +79,12 @@ for (const { release, base } of RELEASES) {
     it.each([
       ["nombre=pepe", "Parámetro 'nombre' invalido. Se esperaba 'condicion;valor' y llego 'pepe'"],
       ["estado=igual;A", "Parámetro 'estado' invalido. No es valida la condicion 'igual'"],
-      ["nombre=entre;a", "Parámetro 'nombre' invalido. Se esperaba 'entre;valor1;valor2' y llego 'entre;a'"],
       [`order=${q("nombre")}`, "Parámetro 'order' invalido. Se esperaba + o - y se recibio 'n'"],
       [`order=${q("+fecha_creacion")}`, "Parámetro 'order' invalido. No esta permitido ordenar por campo 'fecha_creacion'"],
       ["page=0", "Parámetro 'page' invalido. Se esperaba un valor mayor o igual que 1 y se recibio '0'"],
-      ["page=dos", "Parámetro 'page' invalido. Se esperaba un valor mayor o igual que 1 y se recibio 'dos'"],
-      ["limit=5000", "Parámetro 'limit' invalido. Se esperaba un entero entre 1 y 1000 y se recibio '5000'"],
+      ["page=-2", "Parámetro 'page' invalido. Se esperaba un valor mayor o igual que 1 y se recibio '-2'"],
+      ["limit=5000", "Parámetro 'limit' invalido. Se esperaba un número entre 0 y 1000 y se recibio '5000'"],
+      ["limit=abc", "Parámetro 'limit' invalido. Se esperaba un número entre 0 y 1000 y se recibio 'abc'"],
     ])("%s", async (query, descripcion) => {
       const r = await acad("GET", `${base}/aulas-uni?${query}`);
       expect(r.status).toBe(400);

@@ -38,6 +38,35 @@ describe("rules", () => {
   });
 });
 
+describe("the rest of the library's rules, with its messages", () => {
+  it.each([
+    [validador.entero(), ["6", "05", 7], ["-5", " 5", "1.5", 2.5]],
+    [validador.numerico({ min: -10 }), ["-5", "1e3", " 5", 2.5], ["abc", "-11", "0x1A"]],
+    [validador.alpha(), ["abcXYZ"], ["ab1", "ñandú"]],
+    [validador.alphanum(), ["ab12"], ["ab-12"]],
+    [validador.hora(), ["23:59:59"], ["24:00:00", "12:60:00"]],
+    [validador.hora("H:i"), ["08:30"], ["08:30:00"]],
+    [validador.mail(), ["ana@example.edu"], ["ana@", "no es mail", `${"a".repeat(120)}@example.edu`]],
+    [validador.custom("^[A-Z]{3}-\\d+"), ["ABC-12"], ["abc-12"]],
+    [validador.custom("\\d{2}"), ["x12"], ["12x"]],
+    [validador.arreglo({ max: 2 }), [["a"], ["a", "b"]], [["a", "b", "c"], "a"]],
+    [validador.texto(), ["cualquier cosa"], []],
+  ] as const)("%o", (regla, buenos, malos) => {
+    for (const v of buenos) expect(aplicarRegla(regla, "c", v)).toBeUndefined();
+    for (const v of malos) expect(aplicarRegla(regla, "c", v)).toMatch(/^El campo 'c' (debe ser|no es válido)/);
+  });
+
+  it("uses the original's message templates and parameter suffix", () => {
+    expect(aplicarRegla(validador.numerico({ min: 1, max: 5 }), "n", "9")).toBe("El campo 'n' debe ser un número decimal. Se recibió '9'. Parámetros: min, max => 1, 5");
+    expect(aplicarRegla(validador.alpha(), "n", "a1")).toBe("El campo 'n' debe ser de texto a-zA-Z. Se recibió 'a1'.");
+    expect(aplicarRegla(validador.alphanum(), "n", "a-1")).toBe("El campo 'n' debe ser alfanumérico. Se recibió 'a-1'.");
+    expect(aplicarRegla(validador.hora(), "h", "25:00:00")).toBe("El campo 'h' debe ser una hora. Se recibió '25:00:00'.");
+    expect(aplicarRegla(validador.mail(), "m", "x")).toBe("El campo 'm' debe ser un mail. Se recibió 'x'.");
+    expect(aplicarRegla(validador.custom("^\\d+"), "c", "x")).toBe("El campo 'c' no es válido. Se recibió 'x'. Parámetros: format => ^\\d+");
+    expect(aplicarRegla(validador.arreglo({ min: 1, max: 2 }), "a", [1, 2, 3])).toBe("El campo 'a' debe ser un arreglo. Se recibió '[1,2,3]'. Parámetros: min, max => 1, 2");
+  });
+});
+
 describe("validating a body against a model", () => {
   const modelos: Modelos = {
     Aula: {
@@ -59,11 +88,23 @@ describe("validating a body against a model", () => {
       detalle: {
         campos_no_permitidos: ["Se encontraron campos no permitidos: color, piso."],
         nombre: ["El campo 'nombre' es obligatoio."],
-        capacidad: ["El campo 'capacidad' debe ser de tipo integer. Se recibió '2.5'."],
+        capacidad: ["El campo 'capacidad' debe ser un número entero. Se recibió '2.5'."],
         "edificio.nombre": ["El campo 'edificio.nombre' es obligatoio."],
       },
     });
     expect(validar({ nombre: "A", edificio: "Central" }, modelos.Aula!, modelos)).toMatchObject({ ok: false, detalle: { edificio: ["El campo 'edificio' debe ser un objeto Edificio. Se recibió 'Central'."] } });
+  });
+
+  it("accepts a digit string for an integer field, as the library's int rule does, and stores a number", () => {
+    const modelo = { n: { type: "integer", _validar: [validador.entero({ min: 1, max: 9 })] }, x: { type: "number" } };
+    expect(validar({ n: "6", x: "-2.5" }, modelo, {})).toEqual({ ok: true, datos: { n: 6, x: -2.5 } });
+    expect(validar({ n: "-6", x: "dos" }, modelo, {})).toEqual({
+      ok: false,
+      detalle: {
+        n: ["El campo 'n' debe ser un número entero. Se recibió '-6'.", "El campo 'n' debe ser un número entero. Se recibió '-6'. Parámetros: min, max => 1, 9"],
+        x: ["El campo 'x' debe ser un número decimal. Se recibió 'dos'."],
+      },
+    });
   });
 
   it("treats inherited property names as unknown fields", () => {

@@ -15,6 +15,7 @@ import {
   defaultStageStorages,
   mainTable,
   needsOf,
+  nodeModulesOf,
   parseStageStorages,
   singleWorker,
   storageLayout,
@@ -32,7 +33,7 @@ describe("API routes", () => {
     expect(keys).toHaveLength(routes.length);
     expect(new Set(keys).size).toBe(routes.length);
     for (const r of routes) expect(keys).toContain(`${r.method} ${appToApiGatewayPath(r.path)}`);
-    for (const k of keys) expect(k).toMatch(/^(GET|POST|PUT|PATCH|DELETE) \/[^:\s]*$/);
+    for (const k of keys) expect(k).toMatch(/^(GET|HEAD|POST|PUT|PATCH|DELETE) \/[^:\s]*$/);
   });
 
   it("points every route and worker at a module file that exports a handler", () => {
@@ -71,6 +72,15 @@ describe("least privilege", () => {
     expect(needsOf("errortracking/http/ingest")).toEqual({ queue: true, stateMachine: false, storage: false });
     expect(needsOf("moves/http/start")).toEqual({ queue: false, stateMachine: true, storage: true });
     expect(needsOf("hosting/http/projects")).toEqual({ queue: false, stateMachine: false, storage: true });
+  });
+});
+
+describe("files read at run time", () => {
+  it("the Swagger UI page's function ships swagger-ui-dist in its node_modules, and only it", () => {
+    expect(nodeModulesOf("academic/http/swagger-ui")).toEqual(["swagger-ui-dist"]);
+    const otros = routes.filter((r) => r.module !== "academic/http/swagger-ui").flatMap((r) => nodeModulesOf(r.module));
+    expect(otros).toEqual([]);
+    expect(routes.filter((r) => r.module === "academic/http/swagger-ui").length).toBe(8);
   });
 });
 

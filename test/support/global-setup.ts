@@ -7,8 +7,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { execFileSync } from "node:child_process";
 import type { TestProject } from "vitest/node";
-import { startRuntime, defaultLocalConfig } from "../../local/runtime.js";
 import { chromiumExecutable } from "./chromium.js";
 
 declare module "vitest" {
@@ -20,6 +20,10 @@ declare module "vitest" {
 }
 
 export default async function setup(project: TestProject) {
+  // The academic routes are generated from rest/ (ignored by git); the route table imports them, so
+  // they are regenerated before the runtime is loaded (`npx vitest run <file>` works on a clean clone).
+  execFileSync(process.execPath, ["--import", "tsx", "scripts/pers_autoload.ts"], { cwd: join(import.meta.dirname, "../.."), stdio: ["ignore", "ignore", "inherit"] });
+  const { startRuntime, defaultLocalConfig } = await import("../../local/runtime.js");
   const dataDir = mkdtempSync(join(tmpdir(), "forgeline-test-"));
   process.env.LOG_LEVEL ??= "warn";
   process.env.FORGELINE_LOCAL_WAIT_OVERRIDES ??= JSON.stringify({ WaitForWritesToDrain: 50 });

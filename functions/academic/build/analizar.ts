@@ -127,3 +127,23 @@ export function buscarClase(nombre: string, archivo: string, visitados = new Set
   }
   return undefined;
 }
+
+/**
+ * The names a file gives in the `campos` option of `rest.consulta({ campos: { … } })`: list fields a
+ * resource computes (`apellido_nombre`), which its services may filter and order by.
+ */
+export function camposDeConsulta(archivo: string): string[] {
+  const sf = fuente(archivo);
+  const nombres: string[] = [];
+  const visitar = (nodo: ts.Node): void => {
+    if (ts.isPropertyAssignment(nodo) && ts.isIdentifier(nodo.name) && nodo.name.text === "campos" && ts.isObjectLiteralExpression(nodo.initializer)) {
+      for (const p of nodo.initializer.properties) {
+        const nombre = p.name && (ts.isIdentifier(p.name) || ts.isStringLiteral(p.name)) ? p.name.text : undefined;
+        if (nombre) nombres.push(nombre);
+      }
+    }
+    ts.forEachChild(nodo, visitar);
+  };
+  visitar(sf);
+  return nombres;
+}

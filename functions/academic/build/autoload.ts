@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import type { Recurso } from "../domain/doc/tipos.js";
-import { analizarArchivo, buscarClase, olvidarFuentes, type ClaseAnalizada } from "./analizar.js";
+import { analizarArchivo, buscarClase, camposDeConsulta, olvidarFuentes, type ClaseAnalizada } from "./analizar.js";
 import { descubrir, type ArchivoRecurso, type Descubierto } from "./descubrir.js";
 import { archivoDeRegistro, archivoDeRutas } from "./generar.js";
 import { serviciosDeCadena, type ErrorBuild } from "./servicios.js";
@@ -74,6 +74,7 @@ export async function autoload(opciones: OpcionesAutoload): Promise<ResultadoAut
   const capas = new Set(d.capas.map((c) => c.nombre));
   const recursos: Recurso[] = [];
   const lineaModelos = new Map<string, number>();
+  const calculados = new Map<string, Set<string>>();
   for (const r of d.recursos) {
     verificarFabricas(r.archivo, capas, errores);
     const cadena = cadenaDe(r, d, errores);
@@ -81,6 +82,7 @@ export async function autoload(opciones: OpcionesAutoload): Promise<ResultadoAut
     const clase = cadena[cadena.length - 1]!;
     const modelos = [...cadena].reverse().flatMap((c) => c.metodos).find((m) => m.nombre === "_get_modelos");
     if (modelos) lineaModelos.set(r.segmento, modelos.linea);
+    calculados.set(r.segmento, new Set(cadena.flatMap((c) => camposDeConsulta(c.archivo))));
     recursos.push({
       segmento: r.segmento,
       clase: r.clase,
@@ -95,7 +97,7 @@ export async function autoload(opciones: OpcionesAutoload): Promise<ResultadoAut
     const clase = analizarArchivo(c.archivo).find((x) => x.nombre === c.nombre);
     if (!clase?.exportada) errores.push({ archivo: c.archivo, linea: clase?.linea ?? 1, mensaje: `expected an exported class ${c.nombre}` });
   }
-  if (errores.length === 0) await verificarEnEjecucion(d, recursos, lineaModelos, errores, avisos);
+  if (errores.length === 0) await verificarEnEjecucion(d, recursos, { proyecto, lineaModelos, calculados }, errores, avisos);
   const archivos =
     errores.length > 0
       ? []

@@ -35,7 +35,7 @@ export interface Descubierto {
 }
 
 /** Segments that would collide with the documentation routes or the 3.22 prefix under `/rest/`. */
-export const SEGMENTOS_RESERVADOS = ["v2", "api-docs"];
+export const SEGMENTOS_RESERVADOS = ["v2", "api-docs", "swagger-ui"];
 
 function carpetas(dir: string): string[] {
   return existsSync(dir) ? readdirSync(dir).filter((d) => statSync(join(dir, d)).isDirectory()).sort() : [];

@@ -11,11 +11,12 @@ import type { Descubierto } from "./descubrir.js";
 export const MODULOS = {
   servicio: "academic/http/service",
   documentacion: "academic/http/docs",
+  swaggerUi: "academic/http/swagger-ui",
   respaldo: "academic/http/fallback",
 } as const;
 
 /** Methods the route table knows; the fallback answers all of them under `/rest/*`. */
-const METODOS_RUTA = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
+const METODOS_RUTA = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"] as const;
 
 export interface Ruta {
   method: (typeof METODOS_RUTA)[number];
@@ -29,8 +30,16 @@ export function rutasDe(recursos: readonly Recurso[]): Ruta[] {
     const base = BASES[release];
     // API Gateway refuses route keys that end in "/": the index is `/rest/v2`; `/rest/v2/` reaches it
     // through the fallback.
-    rutas.push({ method: "GET", path: base, module: MODULOS.documentacion }, { method: "GET", path: `${base}/api-docs`, module: MODULOS.documentacion });
-    for (const r of recursos) for (const s of r.servicios) rutas.push({ method: s.metodo, path: base + rutaHono(s.ruta), module: MODULOS.servicio });
+    // Every GET route has its HEAD twin: API Gateway routes HEAD only to HEAD routes.
+    const get = (path: string, module: string): Ruta[] => [{ method: "GET", path, module }, { method: "HEAD", path, module }];
+    rutas.push(...get(base, MODULOS.documentacion), ...get(`${base}/api-docs`, MODULOS.documentacion));
+    rutas.push(...get(`${base}/swagger-ui`, MODULOS.swaggerUi), ...get(`${base}/swagger-ui/:archivo`, MODULOS.swaggerUi));
+    for (const r of recursos) {
+      for (const s of r.servicios) {
+        const path = base + rutaHono(s.ruta);
+        rutas.push(...(s.metodo === "GET" ? get(path, MODULOS.servicio) : [{ method: s.metodo, path, module: MODULOS.servicio }]));
+      }
+    }
   }
   for (const method of METODOS_RUTA) rutas.push({ method, path: "/rest/*", module: MODULOS.respaldo });
   return rutas;

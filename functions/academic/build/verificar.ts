@@ -6,27 +6,44 @@
  */
 import { pathToFileURL } from "node:url";
 import { z } from "zod";
-import { nombreDeModelo, referenciasDe, type Modelos } from "../domain/modelos.js";
+import { nombreDeModelo, referenciasDe, TIPOS_CAMPO, type Modelos } from "../domain/modelos.js";
 import { esquemaRecursosUsuarios, fusionarPermisos, type RecursosUsuarios } from "../domain/permisos.js";
 import { esquemaUsuarios } from "../domain/usuarios.js";
-import type { Recurso } from "../domain/doc/tipos.js";
+import { REGLAS } from "../domain/validador.js";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Recurso, Servicio } from "../domain/doc/tipos.js";
 import type { Descubierto } from "./descubrir.js";
 import type { ErrorBuild } from "./servicios.js";
 
-const regla = z.object({ regla: z.enum(["obligatorio", "fecha", "enum", "entero", "longitud"]) }).passthrough();
+const regla = z
+  .object({ regla: z.enum(REGLAS), formato: z.string().optional() })
+  .passthrough()
+  .refine((r) => r.regla !== "custom" || esRegex(r.formato), { message: "custom needs a valid regular expression in formato" });
+
+function esRegex(formato: string | undefined): boolean {
+  try {
+    return formato !== undefined && new RegExp(`${formato}$`) instanceof RegExp;
+  } catch {
+    return false;
+  }
+}
+const tipo = z.enum(TIPOS_CAMPO);
 const campo = z
   .object({
-    type: z.string().optional(),
+    type: tipo.optional(),
     enum: z.array(z.union([z.string(), z.number(), z.boolean()])).optional(),
     format: z.string().optional(),
     description: z.string().optional(),
     readOnly: z.boolean().optional(),
     default: z.unknown().optional(),
     $ref: z.string().optional(),
-    items: z.object({ type: z.string().optional(), $ref: z.string().optional() }).strict().optional(),
+    items: z.object({ type: tipo.optional(), $ref: z.string().optional() }).strict().optional(),
     _validar: z.array(regla).optional(),
   })
-  .strict();
+  .strict()
+  .refine((c) => c.type !== "array" || c.items !== undefined, { message: 'an array field needs items ({ type } or { $ref })' })
+  .refine((c) => c.$ref === undefined || c.type === undefined, { message: "a $ref field takes no type (the referenced model is its type)" });
 const esquemaModelos = z.record(z.string().regex(/^\w+$/), z.record(z.string().regex(/^\w+$/), campo));
 
 const cargar = async (archivo: string) => (await import(/* @vite-ignore */ pathToFileURL(archivo).href)) as Record<string, unknown>;
@@ -39,7 +56,16 @@ const mensajeZod = (e: z.ZodError) =>
     })
     .join("; ");
 
-export async function verificarEnEjecucion(d: Descubierto, recursos: readonly Recurso[], lineaModelos: Map<string, number>, errores: ErrorBuild[], avisos: string[]): Promise<void> {
+export interface Fuentes {
+  /** The project root (service origins are relative to it). */
+  proyecto: string;
+  /** Resource segment → line of its `_get_modelos()`. */
+  lineaModelos: Map<string, number>;
+  /** Resource segment → the `campos` names of its `rest.consulta()` calls (its class chain's files). */
+  calculados: Map<string, Set<string>>;
+}
+
+export async function verificarEnEjecucion(d: Descubierto, recursos: readonly Recurso[], { proyecto, lineaModelos, calculados }: Fuentes, errores: ErrorBuild[], avisos: string[]): Promise<void> {
   const modelos: Modelos = {};
   const propiosDe = new Map<string, Modelos>();
   for (const r of recursos) {
@@ -72,6 +98,7 @@ export async function verificarEnEjecucion(d: Descubierto, recursos: readonly Re
       for (const m of nombres) {
         if (!modelos[nombreDeModelo(m)]) errores.push({ archivo, linea: s.origen.linea, mensaje: `${s.metodo} ${s.ruta}: unknown model ${m} (known: ${Object.keys(modelos).sort().join(", ") || "none"})` });
       }
+      verificarCamposDeConsulta(s, modelos, calculados.get(r.segmento) ?? new Set(), proyecto, errores);
     }
   }
   for (const c of d.capas) {
@@ -99,5 +126,33 @@ async function verificarPermisos(d: Descubierto, recursos: readonly Recurso[], e
   }
   for (const [ruta, metodos] of Object.entries(permisos)) {
     for (const m of Object.keys(metodos)) if (!usados.has(`${ruta} ${m}`)) avisos.push(`recursos_usuarios entry "${ruta}" → ${m} matches no service`);
+  }
+}
+
+/**
+ * A list service filters and orders the records of the model it returns (`@responses 200 array
+ * {"$ref":"X"}`): each filter parameter and each order term must be a field of that model or a name
+ * the resource computes in `rest.consulta({ campos })`. Otherwise the filter would match nothing and
+ * the order would do nothing, which only a request would reveal.
+ */
+function verificarCamposDeConsulta(s: Servicio, modelos: Modelos, calculados: Set<string>, proyecto: string, errores: ErrorBuild[]) {
+  const lista = s.respuestas.find((x) => x.estado >= 200 && x.estado < 300 && x.esquema?.arreglo)?.esquema?.modelo;
+  const modelo = lista ? modelos[nombreDeModelo(lista)] : undefined;
+  if (!modelo) return;
+  const conocido = (campo: string) => Object.hasOwn(modelo, campo) || calculados.has(campo);
+  const archivo = join(proyecto, s.origen.archivo);
+  const lineas = readFileSync(archivo, "utf8").split("\n");
+  const lineaDe = (parametro: string) => {
+    const i = lineas.findIndex((l, n) => n >= s.origen.linea - 1 && new RegExp(`@param_query\\s+\\$${parametro}\\b`).test(l));
+    return i >= 0 ? i + 1 : s.origen.linea;
+  };
+  const conocidos = () => [...Object.keys(modelo), ...calculados].join(", ");
+  for (const p of s.query) {
+    if (p.nombre === "limit" || p.nombre === "page") continue;
+    const campos = p.nombre === "order" ? p.terminos ?? [] : [p.nombre];
+    for (const campo of campos.filter((c) => !conocido(c))) {
+      const que = p.nombre === "order" ? `order term "${campo}"` : `filter $${campo}`;
+      errores.push({ archivo, linea: lineaDe(p.nombre), mensaje: `${s.metodo} ${s.ruta}: ${que} is not a field of ${lista} (${conocidos()}) nor a name in rest.consulta({ campos })` });
+    }
   }
 }

@@ -11,7 +11,7 @@ import { getItem, isConditionFailure, queryAll, transact, updateItem, writeBatch
 import { log } from "../../platform/log.js";
 import { asociadoKey, asociadosDe, metaKey, registroKey, registrosDe } from "../domain/keys.js";
 import type { Registro } from "../domain/modelos.js";
-import { rest_error } from "../domain/errores.js";
+import { demasiadoGrande } from "../domain/errores.js";
 
 type Lista = { version: number; filas: readonly Registro[] };
 const listas = new Map<string, Lista>();
@@ -86,7 +86,7 @@ export abstract class almacen_academico {
       await transact([{ Put: { Item, ConditionExpression: "attribute_not_exists(pk)" } }, this.version()]);
       return "creado";
     } catch (err) {
-      if (rechazoDeValidacion(err)) throw new rest_error(413, "El registro no puede almacenarse: excede el tamaño máximo");
+      if (rechazoDeValidacion(err)) throw demasiadoGrande();
       if (!isConditionFailure(err)) throw err;
     }
     await transact([{ Put: { Item } }, this.version()]);

@@ -6,8 +6,11 @@
  * - `order`: comma list of `+campo`/`-campo`, each field among the declared terms; absent or blank →
  *   the declared default. An unencoded `+` arrives as a space, so a term that starts with a space
  *   counts as ascending.
- * - `limit`: integer 1..1000; absent or blank → the declared default (none if not declared).
- * - `page`: integer ≥ 1 (pages start at 1); ignored without a limit.
+ * - `limit`: absent → the declared default (none if not declared); present but blank → no limit, as
+ *   in the original; a number is truncated (`2.7` → 2) and must be 0..1000; anything else is a 400
+ *   (the original silently dropped the limit).
+ * - `page`: read only when there is a limit; a non-numeric page is ignored (as in the original); a
+ *   number is truncated and must be ≥ 1 (pages start at 1).
  */
 import { z } from "zod";
 import { comparar } from "./comparar.js";
@@ -50,17 +53,24 @@ export function parsearOrden(crudo: string, permitidos: readonly string[]): Resu
   return { ok: true, valor: orden };
 }
 
-export function parsearLimite(crudo: string): Resultado<number> {
-  const ok = /^\d+$/.test(crudo) && Number(crudo) >= 1 && Number(crudo) <= LIMITE_MAXIMO;
-  return ok
-    ? { ok: true, valor: Number(crudo) }
-    : { ok: false, mensaje: mensajeParametroInvalido("limit", `Se esperaba un entero entre 1 y ${LIMITE_MAXIMO} y se recibio '${crudo}'`) };
+/** PHP's `is_numeric`: optional surrounding spaces and sign, decimals, an exponent. */
+const NUMERICO = /^\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*$/;
+
+/** `limit`: blank → no limit (`undefined`); a number truncated to an integer 0..1000; else an error. */
+export function parsearLimite(crudo: string): Resultado<number | undefined> {
+  if (crudo.trim() === "") return { ok: true, valor: undefined };
+  const n = NUMERICO.test(crudo) ? Math.trunc(Number(crudo)) : NaN;
+  return n >= 0 && n <= LIMITE_MAXIMO
+    ? { ok: true, valor: n }
+    : { ok: false, mensaje: mensajeParametroInvalido("limit", `Se esperaba un número entre 0 y ${LIMITE_MAXIMO} y se recibio '${crudo}'`) };
 }
 
-export function parsearPagina(crudo: string): Resultado<number> {
-  const ok = /^\d+$/.test(crudo) && Number(crudo) >= 1;
-  return ok
-    ? { ok: true, valor: Number(crudo) }
+/** `page`: not a number → ignored (`undefined`); a number truncated to an integer ≥ 1; else an error. */
+export function parsearPagina(crudo: string): Resultado<number | undefined> {
+  if (!NUMERICO.test(crudo)) return { ok: true, valor: undefined };
+  const n = Math.trunc(Number(crudo));
+  return n >= 1
+    ? { ok: true, valor: n }
     : { ok: false, mensaje: mensajeParametroInvalido("page", `Se esperaba un valor mayor o igual que 1 y se recibio '${crudo}'`) };
 }
 
@@ -71,18 +81,29 @@ export function esquemaDeConsulta(params: readonly ParamQuery[]) {
   return z.record(z.string(), z.string()).transform((q, ctx): Consulta => {
     const consulta: Consulta = { filtros: [], orden: [] };
     const fallar = (nombre: string, mensaje: string) => ctx.addIssue({ code: "custom", path: [nombre], message: mensaje });
+    const limite = params.find((p) => p.nombre === "limit");
+    const pagina = params.find((p) => p.nombre === "page");
+    // Only an absent limit takes the default: `limit=` asks for no limit, as in the original.
+    const crudoLimite = limite && (Object.hasOwn(q, "limit") ? q.limit : limite.defecto);
+    if (crudoLimite !== undefined) {
+      const r = parsearLimite(crudoLimite);
+      if (!r.ok) fallar("limit", r.mensaje);
+      else if (r.valor !== undefined) consulta.limite = r.valor;
+    }
+    const crudoPagina = pagina && (blanco(q.page) ? pagina.defecto : q.page);
+    if (consulta.limite !== undefined && crudoPagina !== undefined) {
+      const r = parsearPagina(crudoPagina);
+      if (!r.ok) fallar("page", r.mensaje);
+      else if (r.valor !== undefined) consulta.pagina = r.valor;
+    }
     for (const p of params) {
+      if (p.nombre === "limit" || p.nombre === "page") continue;
       const crudo = blanco(q[p.nombre]) ? p.defecto : q[p.nombre]!;
       if (crudo === undefined) continue;
       if (p.nombre === "order") {
         const r = parsearOrden(crudo, p.terminos ?? []);
         if (r.ok) consulta.orden = r.valor;
         else fallar(p.nombre, r.mensaje);
-      } else if (p.nombre === "limit" || p.nombre === "page") {
-        const r = p.nombre === "limit" ? parsearLimite(crudo.trim()) : parsearPagina(crudo.trim());
-        if (!r.ok) fallar(p.nombre, r.mensaje);
-        else if (p.nombre === "limit") consulta.limite = r.valor;
-        else consulta.pagina = r.valor;
       } else {
         const r = parsearFiltro(p.nombre, crudo);
         if (!r.ok) fallar(p.nombre, r.mensaje);

@@ -63,6 +63,14 @@ export class servicio_no_disponible extends rest_error {
   }
 }
 
+/**
+ * The largest request body the academic interface accepts: a record must fit one DynamoDB item
+ * (400 KB with its keys), so every route refuses more with the same 413 that states the limit.
+ */
+export const LIMITE_CUERPO_BYTES = 256 * 1024;
+export const MENSAJE_DEMASIADO_GRANDE = `El cuerpo del pedido excede el tamaño máximo de ${LIMITE_CUERPO_BYTES} bytes (256 KiB)`;
+export const demasiadoGrande = () => new rest_error(413, MENSAJE_DEMASIADO_GRANDE);
+
 export const NO_ENCONTRADO = "No se pudo encontrar el recurso en el servidor";
 export const ERROR_INTERNO = "Error Interno en el servidor";
 

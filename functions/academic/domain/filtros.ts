@@ -2,10 +2,13 @@
  * Filters of list services, written `<condicion>;<valor>` (`entre;<desde>;<hasta>`), with the 13
  * conditions of SIU's `rest_filtro_sql`.
  *
+ * The value is split on `;` as the original does (`explode`): the condition, the value, and for
+ * `entre` the upper bound; further parts are ignored (`contiene;a;b;c` filters `contiene;a`), and
+ * `entre;a` has no upper bound, so like SQL's `BETWEEN 'a' AND NULL` it matches nothing.
+ *
  * Values are matched **literally**: `%` and `_` are ordinary characters (the original passed them to
- * `ILIKE` as wildcards), and everything after the condition's `;` is the value, so a value may
- * contain `;`. Text conditions (`contiene`, `no_contiene`, `comienza_con`, `termina_con`) ignore case
- * but not accents, like `ILIKE`. A record whose field is missing never matches (SQL `NULL`).
+ * `ILIKE` as wildcards). Text conditions (`contiene`, `no_contiene`, `comienza_con`, `termina_con`)
+ * ignore case but not accents, like `ILIKE`. A record whose field is missing never matches (SQL `NULL`).
  */
 import { compararConTexto, faltante, igualATexto, texto } from "./comparar.js";
 import { mensajeParametroInvalido } from "./errores.js";
@@ -32,7 +35,7 @@ export interface Filtro {
   campo: string;
   condicion: Condicion;
   valor: string;
-  /** Only for `entre`. */
+  /** Only for `entre`; absent when the query gave no upper bound (then nothing matches). */
   hasta?: string;
 }
 
@@ -44,15 +47,11 @@ const esCondicion = (c: string): c is Condicion => (CONDICIONES as readonly stri
 export function parsearFiltro(campo: string, crudo: string): ResultadoFiltro {
   const valor = crudo.trim();
   if (valor === "") return { ok: true, filtro: undefined };
-  const corte = valor.indexOf(";");
-  if (corte < 0) return error(campo, `Se esperaba 'condicion;valor' y llego '${valor}'`);
-  const condicion = valor.slice(0, corte);
-  const resto = valor.slice(corte + 1);
+  const [condicion = "", primero, segundo] = valor.split(";");
+  if (primero === undefined) return error(campo, `Se esperaba 'condicion;valor' y llego '${valor}'`);
   if (!esCondicion(condicion)) return error(campo, `No es valida la condicion '${condicion}'`);
-  if (condicion !== "entre") return { ok: true, filtro: { campo, condicion, valor: resto } };
-  const segundo = resto.indexOf(";");
-  if (segundo < 0) return error(campo, `Se esperaba 'entre;valor1;valor2' y llego '${valor}'`);
-  return { ok: true, filtro: { campo, condicion, valor: resto.slice(0, segundo), hasta: resto.slice(segundo + 1) } };
+  if (condicion !== "entre") return { ok: true, filtro: { campo, condicion, valor: primero } };
+  return { ok: true, filtro: { campo, condicion, valor: primero, ...(segundo !== undefined ? { hasta: segundo } : {}) } };
 }
 
 const error = (campo: string, motivo: string): ResultadoFiltro => ({ ok: false, mensaje: mensajeParametroInvalido(campo, motivo) });
@@ -63,7 +62,7 @@ export function cumple(filtro: Filtro, valor: unknown): boolean {
   const v = filtro.valor;
   switch (filtro.condicion) {
     case "entre":
-      return compararConTexto(valor, v) >= 0 && compararConTexto(valor, filtro.hasta ?? "") <= 0;
+      return filtro.hasta !== undefined && compararConTexto(valor, v) >= 0 && compararConTexto(valor, filtro.hasta) <= 0;
     case "es_mayor_que":
       return compararConTexto(valor, v) > 0;
     case "desde":

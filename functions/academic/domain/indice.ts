@@ -8,11 +8,15 @@ import { BASES, type Recurso, type Release, type Servicio } from "./doc/tipos.js
 const escapar = (s: string) =>
   s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
 
-/** Notes may carry line breaks and bold: `<br>`, `<b>…</b>`, `<strong>…</strong>`, `**…**`. */
+/**
+ * Notes may carry line breaks and inline markup — `<br>`, `<b>`, `<strong>`, `<i>`, `<em>`, `<code>`
+ * (without attributes) and `**…**` — which the page renders, as Swagger UI does; everything else is
+ * escaped and shows as text.
+ */
 export function notasHtml(notas: string): string {
   return escapar(notas)
     .replace(/&lt;br\s*\/?&gt;/gi, "<br>")
-    .replace(/&lt;(\/?)(b|strong)&gt;/gi, "<$1$2>")
+    .replace(/&lt;(\/?)(b|strong|i|em|code)&gt;/gi, (_, cierre: string, etiqueta: string) => `<${cierre}${etiqueta.toLowerCase()}>`)
     .replace(/\*\*(.+?)\*\*/g, "<b>$1</b>");
 }
 
@@ -44,7 +48,7 @@ ${r.descripcion ? `<p>${escapar(r.descripcion)}</p>` : ""}<ul>${r.servicios.map(
 <html lang="es"><head><meta charset="utf-8"><title>API REST académica ${release}</title>
 <style>${ESTILO_INDICE}</style></head>
 <body><h1>API REST académica — release ${release} (<code>${base}/</code>)</h1>
-<p>Documento Swagger 2.0: <a href="${base}/api-docs">${base}/api-docs</a>. Autenticación: HTTP Basic o el parámetro <code>api_key</code>.</p>
+<p>Documento Swagger 2.0: <a href="${base}/api-docs">${base}/api-docs</a> (en Swagger UI: <a href="${base}/swagger-ui">${base}/swagger-ui</a>). Autenticación: HTTP Basic o el parámetro <code>api_key</code>.</p>
 ${secciones}
 </body></html>`;
 }

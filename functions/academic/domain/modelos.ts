@@ -14,7 +14,7 @@ export interface CampoModelo {
   /** Sent in responses only (Swagger 2.0 `readOnly`): ignored when a client sends it in a body. */
   readOnly?: boolean;
   default?: unknown;
-  /** Another model: `Edificio_uni` or `#/definitions/Edificio_uni` (both accepted). */
+  /** Another model: `Edificio_uni` (3.16's form) or `#/definitions/Edificio_uni` (3.22's). */
   $ref?: string;
   items?: { type?: string; $ref?: string };
   _validar?: readonly Regla[];
@@ -33,6 +33,19 @@ export interface modelable {}
 
 export interface ClaseModelable {
   _get_modelos(): Modelos;
+}
+
+/**
+ * Field types a model may declare: Swagger 2.0's own, and the format names the library maps to them
+ * (`date` → `string` + `format: date`, `int64` → `integer` + `format: int64`, …).
+ */
+const FORMATOS: Record<string, string> = { date: "string", "date-time": "string", byte: "string", binary: "string", password: "string", int32: "integer", int64: "integer", float: "number", double: "number" };
+export const TIPOS_CAMPO = ["string", "integer", "number", "boolean", "array", "object", ...Object.keys(FORMATOS)] as const;
+
+/** A declared type as Swagger 2.0 writes it: `date` → `{ type: "string", format: "date" }`. */
+export function tipoSwagger(tipo: string): { type: string; format?: string } {
+  const base = FORMATOS[tipo];
+  return base ? { type: base, format: tipo } : { type: tipo };
 }
 
 /** `#/definitions/X` → `X`; anything else unchanged. */

@@ -1,33 +1,35 @@
 /**
- * The machine-readable description of a release: Swagger 2.0 (what SIU's library 2.0.x generates),
- * built from the parsed doc comments and the resources' models.
+ * The machine-readable description of a release: a Swagger 2.0 document (what SIU's library 2.0.x
+ * generates) built from the parsed doc comments and the resources' models, valid for the tools
+ * integrators run first (swagger-parser, Swagger UI, code generators, API gateways).
  *
- * The two releases differ as the seed says: a model reference is `#/definitions/Edificio_uni` in 3.22
- * and `Edificio_uni` in 3.16 (everywhere in that release's document), and a date-validated text field
- * is `string` (+ `format: date`) in 3.22 and `date` in 3.16.
+ * Resources may keep the 3.16 authoring forms the seed shows — a bare model name (`Edificio_uni`)
+ * and `type: "date"` — or the 3.22 ones (`#/definitions/Edificio_uni`, `string` with a date
+ * validator). Both releases' documents write them as Swagger 2.0 does: `#/definitions/<Model>`
+ * references, and `type: string` with `format: date` (the library's own 3.x mapping of `date`).
+ * operationIds come from the method and the path (`get_docentes_uni_by_id_docente`), so they are
+ * unique, stable when files move, and readable as generated client method names.
  */
-import { nombreDeModelo, type CampoModelo, type Modelos } from "./modelos.js";
-import { BASES, PARAMETROS_ESPECIALES, type ParamQuery, type Recurso, type Release, type Servicio } from "./doc/tipos.js";
+import { nombreDeModelo, tipoSwagger, type CampoModelo, type Modelos } from "./modelos.js";
+import { BASES, PARAMETROS_ESPECIALES, type Metodo, type ParamQuery, type Recurso, type Release, type Servicio } from "./doc/tipos.js";
 import { lineaDeEstado } from "./errores.js";
 
 type Json = Record<string, unknown>;
 
-const refDe = (release: Release, modelo: string) => (release === "3.22" ? `#/definitions/${modelo}` : modelo);
+const refDe = (modelo: string) => ({ $ref: `#/definitions/${nombreDeModelo(modelo)}` });
 
-export function propiedad(campo: CampoModelo, release: Release): Json {
+export function propiedad(campo: CampoModelo): Json {
+  if (campo.$ref) return refDe(campo.$ref);
   const out: Json = {};
-  for (const [k, v] of Object.entries(campo)) if (!k.startsWith("_")) out[k] = v;
-  if (campo.$ref) out.$ref = refDe(release, nombreDeModelo(campo.$ref));
-  if (campo.items?.$ref) out.items = { ...campo.items, $ref: refDe(release, nombreDeModelo(campo.items.$ref)) };
-  const esFecha = campo.type === "date" || (campo._validar ?? []).some((r) => r.regla === "fecha");
-  if (esFecha && (campo.type === "string" || campo.type === "date" || campo.type === undefined)) {
-    if (release === "3.16") out.type = "date";
-    else Object.assign(out, { type: "string", format: "date" });
-  }
+  for (const [k, v] of Object.entries(campo)) if (!k.startsWith("_") && k !== "type" && k !== "items") out[k] = v;
+  const esFecha = (campo._validar ?? []).some((r) => r.regla === "fecha") && (campo.type === undefined || campo.type === "string");
+  Object.assign(out, tipoSwagger(esFecha ? "date" : campo.type ?? "string"));
+  if (campo.format) out.format = campo.format;
+  if (campo.items) out.items = campo.items.$ref ? refDe(campo.items.$ref) : tipoSwagger(campo.items.type ?? "string");
   return out;
 }
 
-export function definiciones(modelos: Modelos, release: Release): Json {
+export function definiciones(modelos: Modelos): Json {
   const defs: Json = {};
   for (const nombre of Object.keys(modelos).sort()) {
     const campos = modelos[nombre]!;
@@ -35,44 +37,54 @@ export function definiciones(modelos: Modelos, release: Release): Json {
     defs[nombre] = {
       type: "object",
       ...(requeridos.length > 0 ? { required: requeridos } : {}),
-      properties: Object.fromEntries(Object.entries(campos).map(([c, def]) => [c, propiedad(def, release)])),
+      properties: Object.fromEntries(Object.entries(campos).map(([c, def]) => [c, propiedad(def)])),
     };
   }
   return defs;
 }
 
-function parametroQuery(p: ParamQuery, release: Release): Json {
-  const tipo = p.tipo === "filter" || p.tipo === undefined ? "string" : p.tipo === "date" && release === "3.22" ? "string" : p.tipo;
+function parametroQuery(p: ParamQuery): Json {
+  const numerico = p.nombre === "limit" || p.nombre === "page";
+  const tipo = numerico ? { type: "integer" } : tipoSwagger(p.tipo === undefined || p.tipo === "filter" ? "string" : p.tipo);
   const extra = p.nombre === "order" && p.terminos ? ` Campos: ${p.terminos.join(", ")} (prefijo + ascendente, - descendente).` : "";
   const filtro = (PARAMETROS_ESPECIALES as readonly string[]).includes(p.nombre) ? "" : " Formato: <condicion>;<valor>.";
   return {
     name: p.nombre,
     in: "query",
-    type: tipo,
+    ...tipo,
     description: `${p.descripcion}${filtro}${extra}`.trim(),
     required: false,
-    ...(p.defecto !== undefined ? { default: p.nombre === "limit" || p.nombre === "page" ? Number(p.defecto) : p.defecto } : {}),
+    ...(p.defecto !== undefined ? { default: numerico ? Number(p.defecto) : p.defecto } : {}),
   };
 }
 
-export function operacion(recurso: Recurso, s: Servicio, release: Release): Json {
+/** `GET /docentes-uni/{id_docente}/comisiones` → `get_docentes_uni_by_id_docente_comisiones`. */
+export function idDeOperacion(metodo: Metodo, ruta: string): string {
+  const partes = ruta
+    .split("/")
+    .filter(Boolean)
+    .map((s) => (s.startsWith("{") ? `by_${s.slice(1, -1)}` : s.replace(/-/g, "_")));
+  return [metodo.toLowerCase(), ...partes].join("_");
+}
+
+export function operacion(recurso: Recurso, s: Servicio): Json {
   const parametros: Json[] = [
     ...s.ids.map((id) => ({ name: id, in: "path", description: `ID del recurso ${recurso.segmento}`, type: "string", required: true })),
-    ...s.query.map((p) => parametroQuery(p, release)),
+    ...s.query.map(parametroQuery),
   ];
   if (s.cuerpo) {
-    parametros.push({ name: s.cuerpo.nombre, in: "body", description: s.cuerpo.descripcion, required: s.cuerpo.requerido, schema: { $ref: refDe(release, s.cuerpo.modelo) } });
+    parametros.push({ name: s.cuerpo.nombre, in: "body", description: s.cuerpo.descripcion, required: s.cuerpo.requerido, schema: refDe(s.cuerpo.modelo) });
   }
   const respuestas: Json = {};
   for (const r of s.respuestas) {
-    const esquema = r.esquema && (r.esquema.arreglo ? { type: "array", items: { $ref: refDe(release, r.esquema.modelo) } } : { $ref: refDe(release, r.esquema.modelo) });
+    const esquema = r.esquema && (r.esquema.arreglo ? { type: "array", items: refDe(r.esquema.modelo) } : refDe(r.esquema.modelo));
     respuestas[String(r.estado)] = { description: r.descripcion || (lineaDeEstado(r.estado) ?? String(r.estado)), ...(esquema ? { schema: esquema } : {}) };
   }
   return {
     tags: [recurso.segmento],
     summary: s.resumen,
     description: s.notas,
-    operationId: `${s.origen.archivo.replace(/\.ts$/, "")}:${s.handler}`,
+    operationId: idDeOperacion(s.metodo, s.ruta),
     produces: ["application/json"],
     parameters: parametros,
     responses: Object.keys(respuestas).length > 0 ? respuestas : { default: { description: "Respuesta del servicio" } },
@@ -84,7 +96,7 @@ const ORDEN_METODOS = ["get", "put", "post", "delete"];
 export function documentoSwagger(recursos: readonly Recurso[], modelos: Modelos, release: Release, esquema: "http" | "https" = "https"): Json {
   const paths: Record<string, Json> = {};
   for (const recurso of recursos) {
-    for (const s of recurso.servicios) (paths[s.ruta] ??= {})[s.metodo.toLowerCase()] = operacion(recurso, s, release);
+    for (const s of recurso.servicios) (paths[s.ruta] ??= {})[s.metodo.toLowerCase()] = operacion(recurso, s);
   }
   const ordenados = Object.fromEntries(
     Object.keys(paths)
@@ -101,6 +113,6 @@ export function documentoSwagger(recursos: readonly Recurso[], modelos: Modelos,
     security: [{ basic: [] }, { api_key: [] }],
     tags: recursos.map((r) => ({ name: r.segmento, description: r.descripcion })),
     paths: ordenados,
-    definitions: definiciones(modelos, release),
+    definitions: definiciones(modelos),
   };
 }

@@ -33,7 +33,8 @@ export function endpointDeServicios(registro: RegistroGenerado): Endpoint {
     spec: spec("Servicio de un recurso REST académico (despacha por ruta y método)"),
     async run(c) {
       const { release, ruta } = rutaRelativa(routePath(c));
-      const encontrado = servicioDe(registro, c.req.method, ruta);
+      // HEAD runs the GET service; the runtime sends its status and headers without the body.
+      const encontrado = servicioDe(registro, c.req.method === "HEAD" ? "GET" : c.req.method, ruta);
       if (!encontrado) throw new rest_error(404, RECURSO_INEXISTENTE);
       return ejecutarServicio(c, registro, encontrado.recurso, encontrado.servicio, release);
     },
@@ -44,6 +45,7 @@ function documentacion(c: Context, registro: RegistroGenerado, release: Release,
   autenticarPedido(c, registro);
   const headers = { "API-Version": release };
   if (quiere === "indice") {
+    // The platform's page policy, with the index's one inline stylesheet allowed by its hash.
     const csp = { "Content-Security-Policy": contentSecurityPolicy({ inlineStyles: [ESTILO_INDICE] }) };
     return c.html(indiceHtml(registro.recursos, release), 200, { ...headers, ...csp });
   }

@@ -81,7 +81,9 @@ export class Respuesta {
   aResponse(metodo: Metodo, base: Record<string, string>): Response {
     const status = this.status ?? (this.data === undefined ? (metodo === "POST" ? 201 : 204) : 200);
     const headers = { ...base, ...this.headers };
-    if (status === 204 || status === 304 || this.data === undefined) return new Response(null, { status, headers });
-    return new Response(JSON.stringify(this.data), { status, headers: { ...headers, "Content-Type": "application/json" } });
+    // Empty answers keep the library's JSON content type rather than a runtime's text/plain default.
+    const json = { ...headers, "Content-Type": "application/json" };
+    if (status === 204 || status === 304 || this.data === undefined) return new Response(null, { status, headers: json });
+    return new Response(JSON.stringify(this.data), { status, headers: json });
   }
 }

@@ -18,6 +18,10 @@ export type Surface = "gitlab" | "siu" | "sentry";
 export interface ErrorRenderer {
   /** Body and status for a failure that carries no surface-specific body of its own. */
   render(status: number, message: string): { status: number; body: unknown };
+  /** Headers every failure of the surface carries, as its successes do (SIU's `API-Version`). */
+  headers?(path: string): Record<string, string>;
+  /** The surface's own request body limit, when it differs from `FORGELINE_MAX_BODY_BYTES`. */
+  maxBodyBytes?: number;
 }
 
 const renderers: Record<Surface, ErrorRenderer> = {
@@ -37,7 +41,7 @@ export function registerRenderer(surface: Surface, renderer: ErrorRenderer): voi
 }
 
 export function surfaceOf(path: string): Surface {
-  if (path.startsWith("/rest/")) return "siu";
+  if (path === "/rest" || path.startsWith("/rest/")) return "siu";
   if (path.startsWith("/api/v4/error_tracking/collector") || path.startsWith("/api/0/")) return "sentry";
   return "gitlab";
 }
@@ -48,8 +52,13 @@ export function maxBodyBytes(): number {
   return Number(process.env.FORGELINE_MAX_BODY_BYTES ?? 10 * 1024 * 1024);
 }
 
+function surfaceHeaders(c: Context, surface: Surface): void {
+  for (const [k, v] of Object.entries(renderers[surface].headers?.(c.req.path) ?? {})) c.header(k, v);
+}
+
 export function renderError(c: Context, err: unknown): Response {
   const surface = surfaceOf(c.req.path);
+  surfaceHeaders(c, surface);
   if (err instanceof ApiError) {
     const body = err.body;
     for (const [k, v] of Object.entries(err.headers)) c.header(k, v);
@@ -70,6 +79,7 @@ export function renderError(c: Context, err: unknown): Response {
 function renderTooLarge(c: Context): Response {
   const surface = surfaceOf(c.req.path);
   if (surface === "gitlab") return renderError(c, tooLarge());
+  surfaceHeaders(c, surface);
   const { status, body } = renderers[surface].render(413, "413 Request Entity Too Large");
   return c.json(body, status as 413);
 }
@@ -98,11 +108,20 @@ export function createApp(): Hono {
   // The Sentry collector applies its own limits (20 MiB compressed, 1 MiB per event) while it streams
   // the body, and answers them with Sentry's headers; everything else gets the platform limit.
   const platformLimit = bodyLimit({ maxSize: maxBodyBytes(), onError: (c) => renderTooLarge(c) });
-  app.use("*", (c, next) => (c.req.path.startsWith("/api/v4/error_tracking/collector") ? next() : platformLimit(c, next)));
+  const surfaceLimits = new Map<number, ReturnType<typeof bodyLimit>>();
+  const limitFor = (c: Context) => {
+    const own = renderers[surfaceOf(c.req.path)].maxBodyBytes;
+    if (own === undefined) return platformLimit;
+    let limit = surfaceLimits.get(own);
+    if (!limit) surfaceLimits.set(own, (limit = bodyLimit({ maxSize: own, onError: (c) => renderTooLarge(c) })));
+    return limit;
+  };
+  app.use("*", (c, next) => (c.req.path.startsWith("/api/v4/error_tracking/collector") ? next() : limitFor(c)(c, next)));
   app.onError((err, c) => renderError(c, err));
   app.notFound((c) => {
     const surface = surfaceOf(c.req.path);
     if (surface === "gitlab") return c.json({ error: "404 Not Found" }, 404);
+    surfaceHeaders(c, surface);
     const { status, body } = renderers[surface].render(404, "Not Found");
     return c.json(body, status as 404);
   });

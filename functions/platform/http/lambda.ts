@@ -22,11 +22,13 @@ export function toApiGatewayPath(honoPath: string): string {
 /**
  * Registers a route under both spellings, `/x` and `/x/`: API Gateway sends `/x/` to the `/x` route
  * (and rejects route keys ending in `/`), Sentry clients call `/api/0/…/` with the slash, and Hono
- * matches strictly.
+ * matches strictly. A `HEAD` entry exists for API Gateway, which routes HEAD only to HEAD routes.
  */
 export function mountEndpoint(app: Hono, method: string, path: string, endpoint: Endpoint): void {
-  app.on(method, path, (c) => endpoint.run(c));
-  if (path !== "/" && !path.endsWith("*")) app.on(method, `${path}/`, (c) => endpoint.run(c));
+  // Hono answers HEAD with its GET route (without the body), so a HEAD entry mounts as GET.
+  const as = method === "HEAD" ? "GET" : method;
+  app.on(as, path, (c) => endpoint.run(c));
+  if (path !== "/" && !path.endsWith("*")) app.on(as, `${path}/`, (c) => endpoint.run(c));
 }
 
 export function lambda(endpoint: Endpoint) {

@@ -156,7 +156,8 @@ export function problemaDeQuery(p: ParamQuery): string | undefined {
   }
   if (p.defecto === undefined) return undefined;
   const r = p.nombre === "limit" ? parsearLimite(p.defecto) : p.nombre === "page" ? parsearPagina(p.defecto) : undefined;
-  if (r) return r.ok ? undefined : `(defecto: ${p.defecto}) is not valid: ${r.mensaje}`;
+  if (r && !r.ok) return `(defecto: ${p.defecto}) is not valid: ${r.mensaje}`;
+  if (r) return r.valor === undefined ? `(defecto: ${p.defecto}) is not valid: expected a number` : undefined;
   const f = parsearFiltro(p.nombre, p.defecto);
   return f.ok ? undefined : `(defecto: ${p.defecto}) is not a valid filter (<condicion>;<valor>): ${f.mensaje}`;
 }
