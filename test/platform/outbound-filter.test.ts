@@ -318,6 +318,12 @@ describe("Connect and the settings API through the outbound filter", () => {
       expect((await requestAt(own.runtime.baseUrl, "GET", "/api/v4/application/settings", { token: admin })).body.outbound_local_requests_whitelist).toHaveLength(4);
       const raw = await settings({ outbound_local_requests_allowlist_raw: "tracker.lan, 192.168.0.0/16;[::1]:9000" });
       expect(raw.body.outbound_local_requests_whitelist).toEqual(["tracker.lan", "192.168.0.0/16", "[::1]:9000"]);
+      const form = await requestAt(own.runtime.baseUrl, "PUT", "/api/v4/application/settings", {
+        token: admin,
+        raw: "outbound_local_requests_whitelist[]=a.lan&outbound_local_requests_whitelist[]=10.0.0.0%2F8&allow_local_requests_from_web_hooks_and_services=false",
+        headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      });
+      expect(form.body).toMatchObject({ outbound_local_requests_whitelist: ["a.lan", "10.0.0.0/8"], allow_local_requests_from_web_hooks_and_services: false });
       const bad = await settings({ outbound_local_requests_whitelist: ["ok.example", "not a host"] });
       expect(bad).toMatchObject({ status: 400, body: { message: { outbound_local_requests_whitelist: ["contains invalid entries: not a host"] } } });
     } finally {
