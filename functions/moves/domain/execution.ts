@@ -6,7 +6,7 @@
  */
 import { StartExecutionCommand } from "@aws-sdk/client-sfn";
 import { randomBytes } from "node:crypto";
-import { sfnClient } from "../../platform/aws.js";
+import { sfnClient } from "../../platform/aws-sfn.js";
 import { resources } from "../../platform/resources.js";
 import type { MoveKind } from "../keys.js";
 import type { MoveRecord } from "./records.js";
