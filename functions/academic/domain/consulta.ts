@@ -9,7 +9,7 @@
  * - `limit`: integer 1..1000; absent or blank → the declared default (none if not declared).
  * - `page`: integer ≥ 1 (pages start at 1); ignored without a limit.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { comparar } from "./comparar.js";
 import { cumple, parsearFiltro, type Filtro } from "./filtros.js";
 import { mensajeParametroInvalido } from "./errores.js";

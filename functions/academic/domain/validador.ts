@@ -6,7 +6,7 @@
  * `obligatorio`. Beyond the original: the declared `type` is checked, a `$ref` field is validated
  * against the referenced model (errors keyed `edificio.nombre`), and `readOnly` fields are dropped.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { nombreDeModelo, type Modelo, type Modelos, type Registro } from "./modelos.js";
 
 export type Regla =
