@@ -13,7 +13,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { workers } from "../functions/routes";
-import { handlerOf, pascal, substituteTasks, taskPlaceholders, workersOfKind } from "./plan";
+import { handlerOf, pascal, substituteTasks, taskPlaceholders, TIMEOUT_SECONDS, workersOfKind } from "./plan";
 import { lambdaArgs, linksFor } from "./functions";
 
 export const ASL_FILE = "functions/moves/storage-move.asl.json";
@@ -26,7 +26,7 @@ export const taskFunctions: Record<string, sst.aws.Function> = Object.fromEntrie
       `Task${pascal(w.name)}`,
       // One invocation copies a batch of repositories between storages: allow Lambda's maximum
       // (the ASL's Replicate/Cleanup timeouts match; FORGELINE_MOVE_BATCH_SIZE=1 for huge repositories).
-      lambdaArgs({ handler: handlerOf(w.module), link: linksFor(w.module, {}), timeout: "15 minutes" }),
+      lambdaArgs({ handler: handlerOf(w.module), link: linksFor(w.module, "task", {}), timeout: `${TIMEOUT_SECONDS.task} seconds` }),
     ),
   ]),
 );

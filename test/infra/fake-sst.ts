@@ -52,6 +52,10 @@ export class FakeResource {
   get properties() {
     return this.args.properties;
   }
+  /** sst.Secret's value (an Output on AWS). */
+  get value() {
+    return new FakeOutput(this.args.value ?? `<secret ${this.name}>`);
+  }
   /** ApiGatewayV2.route: applies `transform.route.handler` to the function args, as SST does. */
   route(key: string, handler: string | Args) {
     const fn: Args = typeof handler === "string" ? { handler } : { ...handler };

@@ -7,7 +7,7 @@ import { existsSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { routes, workers } from "../../functions/routes";
 import { instanceConfigSchema } from "../../functions/platform/config";
-import { apiRouteKeys, needsOf, workersOfKind } from "../../stacks/plan";
+import { apiRouteKeys, environmentOf, linksOf, needsOf, workersOfKind, type FunctionKind } from "../../stacks/plan";
 import { declared, FakeResource, installFakeSst, uninstallFakeSst, unwrap } from "./fake-sst";
 
 // Not a literal import: the app's tsconfig must not follow it into SST-global code.
@@ -48,6 +48,26 @@ describe("sst.config.ts run()", () => {
       expect(fn.volume !== undefined, key).toBe(needsOf(module).storage);
       const config = JSON.parse(unwrap(fn.environment).FORGELINE_CONFIG_JSON);
       expect(instanceConfigSchema.safeParse(config).success, key).toBe(true);
+    }
+  });
+
+  it("links and configures every function exactly as linksOf/environmentOf say (what isolated mode gives it)", () => {
+    const functions: Array<{ module: string; kind: FunctionKind; args: Record<string, any> }> = [];
+    const moduleOf = (handler: string) => /^functions\/(.+)\.handler$/.exec(handler)![1]!;
+    for (const { args } of ofType("sst.aws.ApiGatewayV2")[0]!.resource.calls) functions.push({ module: moduleOf(args[1].handler), kind: "route", args: args[1] });
+    for (const d of ofType("sst.aws.Function")) {
+      const worker = workers.find((w) => `functions/${w.module}.handler` === d.args.handler)!;
+      functions.push({ module: worker.module, kind: worker.kind, args: d.args });
+    }
+    for (const d of ofType("sst.aws.CronV2")) functions.push({ module: moduleOf(d.args.function.handler), kind: "cron", args: d.args.function });
+    for (const d of ofType("sst.aws.Queue")) for (const c of d.resource.calls) functions.push({ module: moduleOf(c.args[0].handler), kind: "queue", args: c.args[0] });
+    expect(functions).toHaveLength(routes.length + workers.length);
+    const machine = existsSync("functions/moves/storage-move.asl.json");
+    for (const { module, kind, args } of functions) {
+      const expected = linksOf(module, kind).filter((n) => n !== "StorageMoveMachine" || machine);
+      expect(linkNames(args.link), `${kind} ${module}`).toEqual(expected);
+      const env = Object.keys(unwrap(args.environment)).filter((k) => k !== "FORGELINE_CONFIG_JSON").sort();
+      expect(env, `${kind} ${module}`).toEqual([...environmentOf(module, kind)].sort());
     }
   });
 
