@@ -1,12 +1,40 @@
 import { defineConfig } from "vitest/config";
 
+/**
+ * Two projects. "default": every test against one runtime with all functions in one process (the
+ * fast mode). "isolated": the suites that prove the product as it deploys against `npm start --
+ * --isolated`, where each function runs from its Lambda bundle in its own process with only its
+ * links. Both run in `npm test`.
+ */
+const isolatedSuites = ["test/isolated/**/*.test.ts"];
+
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts", "functions/**/*.test.ts"],
-    globalSetup: ["test/support/global-setup.ts"],
     setupFiles: ["test/support/worker-env.ts"],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: "forks",
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "default",
+          include: ["test/**/*.test.ts", "functions/**/*.test.ts"],
+          exclude: ["test/isolated/**", "**/node_modules/**"],
+          globalSetup: ["test/support/global-setup.ts"],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "isolated",
+          include: isolatedSuites,
+          globalSetup: ["test/support/global-setup-isolated.ts"],
+          // Cold starts of up to 24 function processes share the machine with the default project.
+          testTimeout: 180_000,
+          hookTimeout: 600_000,
+        },
+      },
+    ],
   },
 });

@@ -3,12 +3,15 @@
  * repositories) lives under FORGELINE_DATA_DIR (default `./.data`) and survives restarts.
  *   FORGELINE_PORT (default 3000), FORGELINE_HOST (default 127.0.0.1),
  *   FORGELINE_BOOTSTRAP_ADMIN_TOKEN (the first admin's token on an empty instance).
+ * `npm start -- --isolated` (or FORGELINE_ISOLATED=1): every function from its Lambda bundle, in a
+ * process of its own, with only its links (`local/isolated/`).
  */
 import { chmodSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startRuntime } from "../local/runtime.js";
 import { PrerequisiteError } from "../local/prerequisites.js";
 import { dataDir } from "../functions/platform/config.js";
+import { isolatedFromCommandLine } from "../local/isolated/index.js";
 
 async function main() {
   const dir = dataDir();
@@ -18,6 +21,7 @@ async function main() {
     host: process.env.FORGELINE_HOST ?? "127.0.0.1",
     port: Number(process.env.FORGELINE_PORT ?? 3000),
     bootstrapToken: process.env.FORGELINE_BOOTSTRAP_ADMIN_TOKEN,
+    isolated: isolatedFromCommandLine(),
   });
   if (runtime.bootstrap.created && runtime.bootstrap.token) {
     const file = join(dir, "initial_root_token");
@@ -28,6 +32,7 @@ async function main() {
     } else console.log("\nCreated administrator 'root' with the token from FORGELINE_BOOTSTRAP_ADMIN_TOKEN.\n");
   }
   console.log(`Forgeline is running at ${runtime.baseUrl}  (API: ${runtime.baseUrl}/api/v4, data: ${dir})`);
+  if (runtime.isolated) console.log("Isolated mode: each function runs from its Lambda bundle, in a process of its own.");
   console.log("Press Ctrl-C to stop.");
   let stopping = false;
   const shutdown = async (signal: string) => {

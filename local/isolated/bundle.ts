@@ -162,6 +162,12 @@ export async function buildFunctions(opts: { outDir?: string; only?: string[] } 
   };
 }
 
+/** Bundles one more entry (a test's probe function) with the same options, into `outDir/<name>/index.mjs`. */
+export async function bundleEntry(entry: string, outDir: string, name: string): Promise<string> {
+  await esbuild.build({ ...sstNodeOptions, absWorkingDir: ROOT, entryPoints: [{ in: entry, out: `${name}/index` }], outdir: outDir });
+  return join(outDir, name, "index.mjs");
+}
+
 /** The size rule: a function may weigh `ratio` × the bare handler, plus isomorphic-git if it uses it. */
 export function sizeBudget(fn: BuiltFunction, build: BuildResult, ratio: number): number {
   return Math.floor(ratio * build.bare.bytes + (fn.git ? build.gitAlone.bytes : 0));
