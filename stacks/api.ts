@@ -8,7 +8,7 @@
  * `withDefaults`, applied through `transform.route.handler`.
  */
 import { routes, workers } from "../functions/routes";
-import { apiRoutes, environmentOf, handlerOf, singleWorker, type PlannedVariable } from "./plan";
+import { apiRoutes, environmentOf, handlerOf, LOG_RETENTION, singleWorker, type PlannedVariable } from "./plan";
 import { lambdaArgs, linksFor, withDefaults } from "./functions";
 import { ingestQueue } from "./queues";
 import { storageMoveMachine } from "./jobs";
@@ -17,6 +17,7 @@ import { bootstrapAdminToken, secretKey } from "./secrets";
 const available = { queue: ingestQueue, machine: storageMoveMachine };
 
 export const api = new sst.aws.ApiGatewayV2("Api", {
+  accessLog: { retention: LOG_RETENTION },
   transform: { route: { handler: withDefaults } },
 });
 

@@ -3,7 +3,7 @@
  * least-privilege link rule (`needsOf` in ./plan). Used as the API's `transform.route.handler` and for
  * every worker, so HTTP routes and workers follow one rule.
  */
-import { linksOf, moduleOfHandler, needsOf, STORAGE_MOUNT, TIMEOUT_SECONDS, type FunctionKind, type LinkName } from "./plan";
+import { linksOf, LOG_RETENTION, moduleOfHandler, needsOf, STORAGE_MOUNT, TIMEOUT_SECONDS, type FunctionKind, type LinkName } from "./plan";
 import { efs, instanceConfigJson, table, vpc } from "./storage";
 
 /** Fills in defaults a function did not set itself (a `Transform<FunctionArgs>`: mutates `args`). */
@@ -16,7 +16,7 @@ export function withDefaults(args: sst.aws.FunctionArgs): undefined {
   args.memory ??= storage ? "1024 MB" : "512 MB";
   // HTTP API gives up after 30 s, so a route's Lambda must finish before that.
   args.timeout ??= `${TIMEOUT_SECONDS.route} seconds`;
-  args.logging ??= { format: "json", retention: "1 month" };
+  args.logging ??= { format: "json", retention: LOG_RETENTION };
   args.environment = $output(args.environment ?? {}).apply((env) => ({
     FORGELINE_CONFIG_JSON: instanceConfigJson,
     ...(process.env.FORGELINE_REVISION ? { FORGELINE_REVISION: process.env.FORGELINE_REVISION } : {}),

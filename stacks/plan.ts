@@ -132,6 +132,10 @@ export function singleWorker(workers: readonly WorkerSpec[], kind: "queue" | "ur
   return found[0];
 }
 
+/** How long every log group keeps its events (CloudWatch Logs' retention in days; SST's "1 month"). */
+export const LOG_RETENTION_DAYS = 30;
+export const LOG_RETENTION = "1 month" as const;
+
 /** Lambda timeout of the queue consumer, and the visibility timeout (6×, as AWS recommends). */
 export const QUEUE_CONSUMER_TIMEOUT_SECONDS = 60;
 
