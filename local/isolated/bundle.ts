@@ -75,7 +75,7 @@ const baselineSources: Record<string, string> = {
     `import { DynamoDBClient, GetItemCommand } from "@aws-sdk/client-dynamodb";`,
     `const db = new DynamoDBClient({});`,
     `const app = new Hono();`,
-    `app.get("*", async (c) => c.json((await db.send(new GetItemCommand({ TableName: process.env.TABLE, Key: { pk: { S: c.req.path } } }))).Item ?? {}));`,
+    `app.get("*", async (c) => c.json((await db.send(new GetItemCommand({ TableName: process.env.TABLE, Key: { pk: { S: c.req.path }, sk: { S: "bare" } } }))).Item ?? {}));`,
     `export const handler = handle(app);`,
   ].join("\n"),
   [GIT_ALONE]: `export * from "isomorphic-git";`,

@@ -9,6 +9,7 @@
 import { fork, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { resolve } from "node:path";
+import { stopChild } from "../child.js";
 
 const HOST = resolve(import.meta.dirname, "host.mjs");
 
@@ -182,7 +183,7 @@ export class FunctionPool {
   private async run(instance: Instance, event: unknown): Promise<unknown> {
     const initMs = await instance.ready;
     const id = randomUUID();
-    const result = await new Promise<unknown>((resolve, reject) => {
+    const answered = new Promise<unknown>((resolve, reject) => {
       const timer = setTimeout(() => {
         reject(new InvocationError(instance.fn.name, "Sandbox.Timedout", `Task timed out after ${(instance.fn.timeoutMs / 1000).toFixed(2)} seconds`));
         instance.pending = undefined;
@@ -191,11 +192,15 @@ export class FunctionPool {
       instance.pending = { id, resolve, reject, timer };
       instance.child.send({ type: "invoke", id, requestId: randomUUID(), event, timeoutMs: instance.fn.timeoutMs });
     });
-    if (!instance.answered) {
-      instance.answered = true;
-      this.coldStartLog.push({ function: instance.fn.name, initMs, firstResponseMs: performance.now() - instance.startedAt });
+    try {
+      return await answered;
+    } finally {
+      // An error is an answer too: the cold start ends with the first invocation, whatever it returned.
+      if (!instance.answered) {
+        instance.answered = true;
+        this.coldStartLog.push({ function: instance.fn.name, initMs, firstResponseMs: performance.now() - instance.startedAt });
+      }
     }
-    return result;
   }
 
   /** Past `maxProcesses`, recycle the least recently used idle process. */
@@ -209,16 +214,8 @@ export class FunctionPool {
     clearTimeout(instance.idleTimer);
     this.instances.delete(instance);
     const { child } = instance;
-    if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-    return new Promise((done) => {
-      const kill = setTimeout(() => child.kill("SIGKILL"), 2000);
-      child.once("exit", () => {
-        clearTimeout(kill);
-        done();
-      });
-      if (child.connected) child.disconnect();
-      else child.kill("SIGTERM");
-    });
+    // Closing the channel ends the host (it exits on disconnect); a stuck one is killed.
+    return stopChild(child, () => (child.connected ? child.disconnect() : child.kill("SIGTERM")));
   }
 }
 
