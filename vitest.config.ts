@@ -2,11 +2,18 @@ import { defineConfig } from "vitest/config";
 
 /**
  * Two projects. "default": every test against one runtime with all functions in one process (the
- * fast mode). "isolated": the suites that prove the product as it deploys against `npm start --
- * --isolated`, where each function runs from its Lambda bundle in its own process with only its
- * links. Both run in `npm test`.
+ * fast mode). "isolated": the suites that prove the product as it deploys — the README walk-through
+ * and storage-move procedure, the @sentry/node end to end, the academic permissions table and
+ * test/isolated/ — against `npm start -- --isolated`, where each function runs from its Lambda
+ * bundle in its own process with only its links. Both run in `npm test`.
  */
-const isolatedSuites = ["test/isolated/**/*.test.ts"];
+const isolatedSuites = [
+  "test/isolated/**/*.test.ts",
+  "test/readme.test.ts",
+  "test/moves/readme-procedure.test.ts",
+  "test/errortracking/sentry-sdk.test.ts",
+  "test/academic/permisos.test.ts",
+];
 
 export default defineConfig({
   test: {
