@@ -26,6 +26,7 @@ export default $config({
     const jobs = await import("./stacks/jobs");
     const http = await import("./stacks/api");
     await import("./stacks/cron");
+    const alarms = await import("./stacks/alarms");
 
     return {
       api: http.api.url,
@@ -33,6 +34,7 @@ export default $config({
       table: storage.table.name,
       queue: queues.ingestQueue.url,
       stateMachine: jobs.storageMoveMachine?.properties.arn,
+      alarms: alarms.alarmTopic.arn,
     };
   },
 });

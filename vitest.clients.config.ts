@@ -3,6 +3,10 @@ import base from "./vitest.config.js";
 
 /**
  * `npm run test:clients`: suites that drive other languages' GitLab and Sentry clients, installed
- * from the machine's packages (see test/clients/tools.ts). `npm test` covers everything else.
+ * from the machine's packages (see test/clients/tools.ts), against the one-process runtime.
+ * `npm test` covers everything else.
  */
-export default defineConfig({ test: { ...base.test, include: ["test/clients/**/*.test.ts"], exclude: ["**/node_modules/**"] } });
+const { projects: _projects, ...shared } = base.test ?? {};
+export default defineConfig({
+  test: { ...shared, include: ["test/clients/**/*.test.ts"], globalSetup: ["test/support/global-setup.ts"] },
+});

@@ -1,14 +1,48 @@
 import { defineConfig } from "vitest/config";
 
+/**
+ * Two projects. "default": every test against one runtime with all functions in one process (the
+ * fast mode). "isolated": the suites that prove the product as it deploys — the README walk-through
+ * and storage-move procedure, the @sentry/node end to end, the academic permissions table and
+ * test/isolated/ — against `npm start -- --isolated`, where each function runs from its Lambda
+ * bundle in its own process with only its links. Both run in `npm test`.
+ */
+const isolatedSuites = [
+  "test/isolated/**/*.test.ts",
+  "test/readme.test.ts",
+  "test/moves/readme-procedure.test.ts",
+  "test/errortracking/sentry-sdk.test.ts",
+  "test/academic/permisos.test.ts",
+];
+
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts", "functions/**/*.test.ts"],
-    // Other languages' clients need the machine's packages: `npm run test:clients`.
-    exclude: ["test/clients/**", "**/node_modules/**"],
-    globalSetup: ["test/support/global-setup.ts"],
     setupFiles: ["test/support/worker-env.ts"],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: "forks",
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "default",
+          include: ["test/**/*.test.ts", "functions/**/*.test.ts"],
+          // Other languages' clients need the machine's packages: `npm run test:clients`.
+          exclude: ["test/isolated/**", "test/clients/**", "**/node_modules/**"],
+          globalSetup: ["test/support/global-setup.ts"],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "isolated",
+          include: isolatedSuites,
+          globalSetup: ["test/support/global-setup-isolated.ts"],
+          // Cold starts of up to 24 function processes share the machine with the default project.
+          testTimeout: 180_000,
+          hookTimeout: 600_000,
+        },
+      },
+    ],
   },
 });

@@ -11,7 +11,7 @@
 import { randomBytes } from "node:crypto";
 import { gzipSync } from "node:zlib";
 import { GetQueueAttributesCommand, SendMessageBatchCommand } from "@aws-sdk/client-sqs";
-import { sqsClient } from "../functions/platform/aws.js";
+import { sqsClient } from "../functions/platform/aws-sqs.js";
 import { getItem, transact } from "../functions/platform/db/table.js";
 import { saveSetting } from "../functions/errortracking/domain/settings.js";
 import { parseEvent } from "../functions/errortracking/domain/event.js";

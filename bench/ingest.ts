@@ -80,7 +80,7 @@ async function setup(ctx: Ctx, n: number): Promise<{ projectId: number; keys: st
 
 /** Points this process's ingest at a fresh queue for the duration of `fn`, then deletes it. */
 async function withPrivateQueue<T>(fn: () => Promise<T>): Promise<T> {
-  const { sqsClient } = await import("../functions/platform/aws.js");
+  const { sqsClient } = await import("../functions/platform/aws-sqs.js");
   const saved = process.env.SST_RESOURCE_IngestQueue;
   if (!saved || !process.env.AWS_ENDPOINT_URL_SQS) return fn();
   const { QueueUrl } = await sqsClient().send(new CreateQueueCommand({ QueueName: `forgeline-ingest-bench-${randomBytes(4).toString("hex")}` }));

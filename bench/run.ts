@@ -51,6 +51,8 @@ async function main() {
   const dataDir = mkdtempSync(join(tmpdir(), "forgeline-bench-"));
   const runtime = await startRuntime({ dataDir, persistent: false, config: { ...defaultLocalConfig(dataDir), offering: "hosted" } });
   const rows: Row[] = [];
+  /** Tables a benchmark adds below the summary (per-function figures). */
+  const details: string[] = [];
   try {
     const token = runtime.bootstrap.token!;
     const base = runtime.baseUrl;
@@ -75,12 +77,13 @@ async function main() {
       });
     }
     // `moves` last: it moves the other benchmarks' repositories off their storages.
-    for (const name of ["ingest", "errortracking", "academic", "backup", "moves"]) {
+    for (const name of ["ingest", "errortracking", "academic", "backup", "bundles", "moves"]) {
       if (only && !only.includes(name)) continue;
       const file = resolve(import.meta.dirname, `${name}.ts`);
       if (!existsSync(file)) continue;
-      const mod = (await import(pathToFileURL(file).href)) as { run?: (ctx: BenchContext) => Promise<ContextRow[]> };
+      const mod = (await import(pathToFileURL(file).href)) as { run?: (ctx: BenchContext) => Promise<ContextRow[]>; detailsMarkdown?: () => string };
       if (mod.run) rows.push(...(await mod.run({ baseUrl: base, adminToken: token, dataDir })).map(toRow));
+      if (mod.detailsMarkdown) details.push(mod.detailsMarkdown());
     }
   } finally {
     stopLoadClient();
@@ -93,8 +96,9 @@ async function main() {
     ...rows.map((r) => `| ${r.benchmark} | ${r.value} | ${r.baseline} | ${r.baselineValue} | ${fmt(r.ratio, 2)}×${r.note ? ` (${r.note})` : ""} |`),
   ].join("\n");
   const stamp = `Measured ${new Date().toISOString().slice(0, 10)} on ${(await import("node:os")).cpus().length} cores, Node ${process.version}.`;
-  console.log(`\n${table}\n\n${stamp}`);
-  writeFileSync(resolve(import.meta.dirname, "RESULTS.md"), `${table}\n\n${stamp}\n`);
+  const more = details.filter(Boolean).map((d) => `\n\n${d}`).join("");
+  console.log(`\n${table}\n\n${stamp}${more}`);
+  writeFileSync(resolve(import.meta.dirname, "RESULTS.md"), `${table}\n\n${stamp}${more}\n`);
 }
 
 main().then(

@@ -23,6 +23,11 @@ export interface WorkerSpec {
   kind: "url" | "queue" | "cron" | "task";
   /** For cron: an EventBridge Scheduler rate expression, e.g. `rate(1 hour)`. */
   schedule?: string;
+  /**
+   * For url: the paths (Hono syntax) its clients call. A function URL answers every path on its own
+   * host; locally it shares the API's port, so these are the paths sent to it there.
+   */
+  paths?: string[];
 }
 
 /** Entries whose modules live under `functions/<dir>/`: `routesIn("web/http")("GET", "/", "home")`. */

@@ -19,6 +19,7 @@ import { invokedAs, OperatorError } from "./operator-errors.js";
 import { recoverFromPredecessors } from "./recovery.js";
 import { buildLocalApp, loadModule } from "./server.js";
 import { workers } from "../functions/routes.js";
+import { startIsolatedFunctions, type IsolatedFunctions, type IsolatedOptions } from "./isolated/index.js";
 import { resetInstanceConfig } from "../functions/platform/config.js";
 import { describeError, log } from "../functions/platform/log.js";
 
@@ -41,12 +42,16 @@ export interface RuntimeOptions {
   bootstrapAtStart?: boolean;
   /** Told when a stale lock on the data folder is taken over (default: standard error). */
   notice?: (line: string) => void;
+  /** Run every function from its bundle in its own process (`local/isolated/`); default: all in this one. */
+  isolated?: boolean | IsolatedOptions;
 }
 
 export interface Runtime {
   baseUrl: string;
   bootstrap: { created: boolean; token?: string };
   stepFunctions: StepFunctionsStandIn;
+  /** The function processes, in isolated mode. */
+  isolated?: IsolatedFunctions;
   /** Waits until queues are empty and no state machine execution runs. */
   settle(): Promise<void>;
   stop(): Promise<void>;
@@ -100,12 +105,17 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
     process.env.SST_RESOURCE_IngestDeadLetterQueue = JSON.stringify({ url: queue.dlqUrl });
     await restoreQueue(sqs, queue.url, join(dataDir, "sqs", `${INGEST_QUEUE}.json`));
 
-    await registerStateMachines(sfn);
+    const isolated = opts.isolated ? await startIsolatedFunctions(opts.isolated === true ? {} : opts.isolated) : undefined;
+    if (isolated) stops.push(() => isolated.stop());
+    const workerHandler = async (w: (typeof workers)[number]) =>
+      isolated ? isolated.handler(w) : (await loadModule<{ handler: (event: unknown, ctx: unknown) => Promise<unknown> }>(w.module)).handler;
+
+    await registerStateMachines(sfn, workerHandler);
 
     const { ensureBootstrapAdmin } = await import("../functions/identity/domain/bootstrap.js");
     const bootstrap = opts.bootstrapAtStart === false ? { created: false } : await ensureBootstrapAdmin(opts.bootstrapToken);
 
-    const app = await buildLocalApp();
+    const app = isolated ? isolated.app() : await buildLocalApp();
     const server: ServerType = await new Promise((ok, fail) => {
       const s = serve({ fetch: app.fetch, hostname: host, port: opts.port ?? 0 }, () => ok(s));
       s.once("error", (err: NodeJS.ErrnoException) =>
@@ -122,9 +132,9 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
     if (opts.workers !== false) {
       const arn = (await sqs.send(new GetQueueAttributesCommand({ QueueUrl: queue.url, AttributeNames: ["QueueArn"] }))).Attributes?.QueueArn ?? "";
       for (const w of workers) {
-        const mod = await loadModule<{ handler: (...args: never[]) => Promise<never> }>(w.module);
-        if (w.kind === "queue") pollers.push(pollQueue(sqs, { name: w.name, queueUrl: queue.url, queueArn: arn, handler: mod.handler as never }));
-        if (w.kind === "cron" && w.schedule) crons.push(scheduleCron({ name: w.name, schedule: w.schedule, handler: mod.handler as never }));
+        const handler = await workerHandler(w);
+        if (w.kind === "queue") pollers.push(pollQueue(sqs, { name: w.name, queueUrl: queue.url, queueArn: arn, handler: handler as never }));
+        if (w.kind === "cron" && w.schedule) crons.push(scheduleCron({ name: w.name, schedule: w.schedule, handler: handler as never }));
       }
     }
     if (lock) {
@@ -144,6 +154,7 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
       baseUrl,
       bootstrap,
       stepFunctions: sfn,
+      isolated,
       async settle() {
         for (let i = 0; i < 3; i++) {
           await Promise.all(pollers.map((p) => p.drained()));
@@ -194,13 +205,13 @@ function configureEnvironment(opts: RuntimeOptions, dataDir: string, endpoints: 
 }
 
 /** Registers the storage-move state machine when its ASL exists, wiring each `${task:x}` to worker x. */
-async function registerStateMachines(sfn: StepFunctionsStandIn) {
+async function registerStateMachines(sfn: StepFunctionsStandIn, handlerOf: (w: (typeof workers)[number]) => Promise<(event: unknown, ctx: unknown) => Promise<unknown>>) {
   if (!existsSync(STORAGE_MOVE_ASL)) return;
   const definition = JSON.parse(readFileSync(STORAGE_MOVE_ASL, "utf8")) as Record<string, unknown>;
   const tasks: Record<string, TaskHandler> = {};
   for (const w of workers.filter((x) => x.kind === "task")) {
-    const mod = await loadModule<{ handler: (event: unknown, ctx: unknown) => Promise<unknown> }>(w.module);
-    tasks[w.name] = (input) => mod.handler(input, lambdaContext(w.name));
+    const handler = await handlerOf(w);
+    tasks[w.name] = (input) => handler(input, lambdaContext(w.name));
   }
   const arn = sfn.register({ name: "StorageMoveMachine", definition, tasks, waitOverrides: waitOverridesFromEnv() });
   process.env.SST_RESOURCE_StorageMoveMachine = JSON.stringify({ arn });

@@ -3,6 +3,8 @@
  * repositories) lives under FORGELINE_DATA_DIR (default `./.data`) and survives restarts.
  *   FORGELINE_PORT (default 3000), FORGELINE_HOST (default 127.0.0.1),
  *   FORGELINE_BOOTSTRAP_ADMIN_TOKEN (the first admin's token on an empty instance).
+ * `npm start -- --isolated` (or FORGELINE_ISOLATED=1): every function from its Lambda bundle, in a
+ * process of its own, with only its links (`local/isolated/`).
  * Operator mistakes (folder in use, port taken, no Java, …) end in one line and exit code 1.
  */
 import { chmodSync, writeFileSync } from "node:fs";
@@ -11,11 +13,13 @@ import { startRuntime } from "../local/runtime.js";
 import { OperatorError, reportFatal } from "../local/operator-errors.js";
 import { checkNodeVersion } from "../local/node-version.js";
 import { dataDir } from "../functions/platform/config.js";
+import { isolatedFromCommandLine } from "../local/isolated/index.js";
 
 function listenPort(): number {
   const raw = process.env.FORGELINE_PORT ?? "3000";
   const port = Number(raw);
-  if (!/^\d+$/.test(raw) || port < 1 || port > 65535) throw new OperatorError(`FORGELINE_PORT=${raw} is not a TCP port`, "Set a number from 1 to 65535, e.g. FORGELINE_PORT=3000 npm start");
+  // 0: any free port (tests and tools read the address from the data folder's runtime.json).
+  if (!/^\d+$/.test(raw) || port > 65535) throw new OperatorError(`FORGELINE_PORT=${raw} is not a TCP port`, "Set a number from 1 to 65535 (0: any free port), e.g. FORGELINE_PORT=3000 npm start");
   return port;
 }
 
@@ -28,6 +32,7 @@ async function main() {
     host: process.env.FORGELINE_HOST ?? "127.0.0.1",
     port: listenPort(),
     bootstrapToken: process.env.FORGELINE_BOOTSTRAP_ADMIN_TOKEN,
+    isolated: isolatedFromCommandLine(),
   });
   if (runtime.bootstrap.created && runtime.bootstrap.token) {
     const file = join(dir, "initial_root_token");
@@ -38,6 +43,7 @@ async function main() {
     } else console.log("\nCreated administrator 'root' with the token from FORGELINE_BOOTSTRAP_ADMIN_TOKEN.\n");
   }
   console.log(`Forgeline is running at ${runtime.baseUrl}  (API: ${runtime.baseUrl}/api/v4, data: ${dir})`);
+  if (runtime.isolated) console.log("Isolated mode: each function runs from its Lambda bundle, in a process of its own.");
   console.log("Press Ctrl-C to stop.");
   let stopping = false;
   const shutdown = async (signal: string) => {

@@ -2,13 +2,13 @@
  * HTTP: one API Gateway (HTTP API, payload v2) route and one Lambda per route-table entry
  * (`functions/routes.ts`), plus the error-ingest function URL for the `workers` entry of kind `url`.
  *
- * Links follow `needsOf` in ./plan (table for all; queue for `errortracking/`, state machine for
- * `moves/`); every route also gets the bootstrap admin token, since each route authenticates.
+ * Links and variables follow `linksOf` and `environmentOf` in ./plan (table for all; queue for
+ * `errortracking/`, state machine for `moves/`; the bootstrap admin token for every route).
  * Defaults (JSON logs, memory, timeout, EFS + VPC for `hosting/` and `moves/`) come from
  * `withDefaults`, applied through `transform.route.handler`.
  */
 import { routes, workers } from "../functions/routes";
-import { apiRoutes, handlerOf, singleWorker } from "./plan";
+import { apiRoutes, environmentOf, handlerOf, LOG_RETENTION, singleWorker, type PlannedVariable } from "./plan";
 import { lambdaArgs, linksFor, withDefaults } from "./functions";
 import { ingestQueue } from "./queues";
 import { storageMoveMachine } from "./jobs";
@@ -17,6 +17,7 @@ import { bootstrapAdminToken, secretKey } from "./secrets";
 const available = { queue: ingestQueue, machine: storageMoveMachine };
 
 export const api = new sst.aws.ApiGatewayV2("Api", {
+  accessLog: { retention: LOG_RETENTION },
   transform: { route: { handler: withDefaults } },
 });
 
@@ -26,19 +27,17 @@ const ingestWorker = singleWorker(workers, "url");
 export const ingest = ingestWorker
   ? new sst.aws.Function(
       "Ingest",
-      lambdaArgs({ handler: handlerOf(ingestWorker.module), link: linksFor(ingestWorker.module, available), url: true }),
+      lambdaArgs({ handler: handlerOf(ingestWorker.module), link: linksFor(ingestWorker.module, "url", available), url: true }),
     )
   : undefined;
 
 for (const route of apiRoutes(routes)) {
+  // Error tracking builds DSNs: they must point at the ingest function URL, not at the API; tracker
+  // tokens are encrypted with the secret key (which routes get which: `environmentOf` in ./plan).
+  const values: Partial<Record<PlannedVariable, $util.Input<string>>> = { ...(ingest ? { FORGELINE_INGEST_URL: ingest.url } : {}), FORGELINE_SECRET_KEY: secretKey.value };
   api.route(route.key, {
     handler: route.handler,
-    link: [...linksFor(route.module, available), bootstrapAdminToken],
-    environment: {
-      // Error tracking builds DSNs: they must point at the ingest function URL, not at the API.
-      ...(route.module.startsWith("errortracking/") && ingest ? { FORGELINE_INGEST_URL: ingest.url } : {}),
-      // Third-party tracker tokens are encrypted with it (errortracking/ and the settings pages).
-      ...(/^(errortracking|web)\//.test(route.module) ? { FORGELINE_SECRET_KEY: secretKey.value } : {}),
-    },
+    link: linksFor(route.module, "route", { ...available, bootstrapAdminToken }),
+    environment: Object.fromEntries(environmentOf(route.module, "route").flatMap((name) => (values[name] === undefined ? [] : [[name, values[name]!]]))),
   });
 }

@@ -3,7 +3,7 @@
  * entry of kind `cron`, running that worker's Lambda on its `schedule`.
  */
 import { workers } from "../functions/routes";
-import { cronSchedule, handlerOf, pascal, workersOfKind } from "./plan";
+import { cronSchedule, handlerOf, pascal, TIMEOUT_SECONDS, workersOfKind } from "./plan";
 import { lambdaArgs, linksFor } from "./functions";
 import { ingestQueue } from "./queues";
 import { storageMoveMachine } from "./jobs";
@@ -14,8 +14,8 @@ export const crons = workersOfKind(workers, "cron").map(
       schedule: cronSchedule(w),
       function: lambdaArgs({
         handler: handlerOf(w.module),
-        link: linksFor(w.module, { queue: ingestQueue, machine: storageMoveMachine }),
-        timeout: "5 minutes",
+        link: linksFor(w.module, "cron", { queue: ingestQueue, machine: storageMoveMachine }),
+        timeout: `${TIMEOUT_SECONDS.cron} seconds`,
       }),
       // Scheduler retries a failed invocation; 2 covers transient errors without piling up runs.
       retries: 2,

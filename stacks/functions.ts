@@ -3,7 +3,7 @@
  * least-privilege link rule (`needsOf` in ./plan). Used as the API's `transform.route.handler` and for
  * every worker, so HTTP routes and workers follow one rule.
  */
-import { moduleOfHandler, needsOf, nodeModulesOf, STORAGE_MOUNT } from "./plan";
+import { linksOf, LOG_RETENTION, moduleOfHandler, needsOf, nodeModulesOf, STORAGE_MOUNT, TIMEOUT_SECONDS, type FunctionKind, type LinkName } from "./plan";
 import { efs, instanceConfigJson, table, vpc } from "./storage";
 
 /** Fills in defaults a function did not set itself (a `Transform<FunctionArgs>`: mutates `args`). */
@@ -15,8 +15,8 @@ export function withDefaults(args: sst.aws.FunctionArgs): undefined {
   args.architecture ??= "arm64";
   args.memory ??= storage ? "1024 MB" : "512 MB";
   // HTTP API gives up after 30 s, so a route's Lambda must finish before that.
-  args.timeout ??= "29 seconds";
-  args.logging ??= { format: "json", retention: "1 month" };
+  args.timeout ??= `${TIMEOUT_SECONDS.route} seconds`;
+  args.logging ??= { format: "json", retention: LOG_RETENTION };
   args.environment = $output(args.environment ?? {}).apply((env) => ({
     FORGELINE_CONFIG_JSON: instanceConfigJson,
     ...(process.env.FORGELINE_REVISION ? { FORGELINE_REVISION: process.env.FORGELINE_REVISION } : {}),
@@ -40,17 +40,20 @@ export function lambdaArgs(args: sst.aws.FunctionArgs): sst.aws.FunctionArgs {
 export interface Linkables {
   queue?: sst.aws.Queue;
   machine?: sst.Linkable<{ arn: $util.Output<string> }>;
+  bootstrapAdminToken?: sst.Secret;
 }
 
 /**
- * Links for a module: the table always; the queue and the state machine only where `needsOf` says
- * so and they exist here (task workers get no machine: it invokes them, a link back would be a cycle).
+ * Links for a function: `linksOf` in ./plan names them (the one least-privilege rule, which the
+ * local isolated mode follows too); those that do not exist here are skipped (a task worker is built
+ * before the machine that invokes it; without its ASL file there is no machine).
  */
-export function linksFor(module: string, available: Linkables) {
-  const needs = needsOf(module);
-  return [
-    table,
-    ...(needs.queue && available.queue ? [available.queue] : []),
-    ...(needs.stateMachine && available.machine ? [available.machine] : []),
-  ];
+export function linksFor(module: string, kind: FunctionKind, available: Linkables) {
+  const byName: Record<LinkName, sst.Linkable<any> | sst.aws.Dynamo | sst.aws.Queue | sst.Secret | undefined> = {
+    Main: table,
+    IngestQueue: available.queue,
+    StorageMoveMachine: available.machine,
+    BootstrapAdminToken: available.bootstrapAdminToken,
+  };
+  return linksOf(module, kind).flatMap((name) => (byName[name] ? [byName[name]!] : []));
 }

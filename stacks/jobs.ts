@@ -1,5 +1,6 @@
 /**
- * The storage-move state machine, deployed from raw ASL (JSONPath). SST's `StepFunctions` component
+ * The storage-move state machine, deployed from raw ASL (JSONPath), logging every execution with its
+ * data to CloudWatch Logs and traced in X-Ray. SST's `StepFunctions` component
  * only builds JSONata states, and the local runner (`aws-local-stepfunctions`) only runs JSONPath, so
  * the machine is a plain Pulumi `aws.sfn.StateMachine` and is linked through an `sst.Linkable`.
  *
@@ -13,7 +14,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { workers } from "../functions/routes";
-import { handlerOf, pascal, substituteTasks, taskPlaceholders, workersOfKind } from "./plan";
+import { handlerOf, LOG_RETENTION_DAYS, pascal, substituteTasks, taskPlaceholders, TIMEOUT_SECONDS, workersOfKind } from "./plan";
 import { lambdaArgs, linksFor } from "./functions";
 
 export const ASL_FILE = "functions/moves/storage-move.asl.json";
@@ -26,7 +27,7 @@ export const taskFunctions: Record<string, sst.aws.Function> = Object.fromEntrie
       `Task${pascal(w.name)}`,
       // One invocation copies a batch of repositories between storages: allow Lambda's maximum
       // (the ASL's Replicate/Cleanup timeouts match; FORGELINE_MOVE_BATCH_SIZE=1 for huge repositories).
-      lambdaArgs({ handler: handlerOf(w.module), link: linksFor(w.module, {}), timeout: "15 minutes" }),
+      lambdaArgs({ handler: handlerOf(w.module), link: linksFor(w.module, "task", {}), timeout: `${TIMEOUT_SECONDS.task} seconds` }),
     ),
   ]),
 );
@@ -67,14 +68,48 @@ function createMachine(asl: unknown) {
     }),
   });
 
+  // Operators read every execution's steps, inputs and outputs here (`includeExecutionData`), and
+  // follow a move across its task Lambdas in X-Ray.
+  const logGroup = new aws.cloudwatch.LogGroup("StorageMoveLogs", {
+    name: `/aws/vendedlogs/states/${$app.name}-${$app.stage}-storage-moves`,
+    retentionInDays: LOG_RETENTION_DAYS,
+  });
+  // Step Functions delivers its logs through CloudWatch Logs' log delivery API, and its traces to
+  // X-Ray; neither accepts a narrower resource than "*".
+  const observe = new aws.iam.RolePolicy("StorageMoveObserve", {
+    role: role.id,
+    policy: JSON.stringify({
+      Version: "2012-10-17",
+      Statement: [
+        {
+          Effect: "Allow",
+          Action: [
+            "logs:CreateLogDelivery",
+            "logs:GetLogDelivery",
+            "logs:UpdateLogDelivery",
+            "logs:DeleteLogDelivery",
+            "logs:ListLogDeliveries",
+            "logs:PutResourcePolicy",
+            "logs:DescribeResourcePolicies",
+            "logs:DescribeLogGroups",
+          ],
+          Resource: "*",
+        },
+        { Effect: "Allow", Action: ["xray:PutTraceSegments", "xray:PutTelemetryRecords", "xray:GetSamplingRules", "xray:GetSamplingTargets"], Resource: "*" },
+      ],
+    }),
+  });
+
   const machine = new aws.sfn.StateMachine(
     "StorageMoveStateMachine",
     {
       type: "STANDARD",
       roleArn: role.arn,
       definition: $resolve(arns).apply((resolved) => JSON.stringify(substituteTasks(asl, resolved))),
+      loggingConfiguration: { level: "ALL", includeExecutionData: true, logDestination: $interpolate`${logGroup.arn}:*` },
+      tracingConfiguration: { enabled: true },
     },
-    { dependsOn: [invoke] },
+    { dependsOn: [invoke, observe] },
   );
 
   // The distributed Map ("MoveRepositories") runs each batch of moves as a child execution of this machine.
@@ -95,7 +130,7 @@ function createMachine(asl: unknown) {
   });
 
   // `Resource.StorageMoveMachine.arn` at runtime (functions/platform/resources.ts).
-  return new sst.Linkable("StorageMoveMachine", {
+  const link = new sst.Linkable("StorageMoveMachine", {
     properties: { arn: machine.arn },
     include: [
       sst.aws.permission({
@@ -104,7 +139,11 @@ function createMachine(asl: unknown) {
       }),
     ],
   });
+  return { link, arn: machine.arn };
 }
 
 const asl = readAsl();
-export const storageMoveMachine = asl === undefined ? undefined : createMachine(asl);
+const created = asl === undefined ? undefined : createMachine(asl);
+export const storageMoveMachine = created?.link;
+/** The machine's ARN, for its alarms (./alarms). */
+export const storageMoveMachineArn = created?.arn;

@@ -64,6 +64,42 @@ export function nodeModulesOf(module: string): string[] {
   return module === "academic/http/swagger-ui" ? ["swagger-ui-dist"] : [];
 }
 
+/** How a function is triggered: an API Gateway route, or a `workers` entry's kind. */
+export type FunctionKind = "route" | WorkerSpec["kind"];
+
+/** The `sst.Linkable`s a function can be linked to (`SST_RESOURCE_<name>` in its environment). */
+export type LinkName = "Main" | "IngestQueue" | "StorageMoveMachine" | "BootstrapAdminToken";
+
+/**
+ * The links `stacks/` gives a function (`linksFor` in ./functions): the table always; the queue and
+ * the state machine where `needsOf` says so, except that a task gets no link back to the machine
+ * that invokes it (a cycle); the bootstrap admin token for routes, since each route authenticates.
+ * The local isolated mode (`local/isolated/`) gives each function exactly these.
+ */
+export function linksOf(module: string, kind: FunctionKind): LinkName[] {
+  const needs = needsOf(module);
+  const links: LinkName[] = ["Main"];
+  if (needs.queue) links.push("IngestQueue");
+  if (needs.stateMachine && kind !== "task") links.push("StorageMoveMachine");
+  if (kind === "route") links.push("BootstrapAdminToken");
+  return links;
+}
+
+/**
+ * Variables `stacks/api.ts` sets on a function besides `FORGELINE_CONFIG_JSON` (every function,
+ * `withDefaults`): error-tracking routes build DSNs, which must point at the ingest function URL;
+ * error-tracking and web routes encrypt third-party tracker tokens with the secret key.
+ */
+export type PlannedVariable = "FORGELINE_INGEST_URL" | "FORGELINE_SECRET_KEY";
+
+export function environmentOf(module: string, kind: FunctionKind): PlannedVariable[] {
+  if (kind !== "route") return [];
+  const vars: PlannedVariable[] = [];
+  if (module.startsWith("errortracking/")) vars.push("FORGELINE_INGEST_URL");
+  if (/^(errortracking|web)\//.test(module)) vars.push("FORGELINE_SECRET_KEY");
+  return vars;
+}
+
 // ── API routes ───────────────────────────────────────────────────────────────────────────────────
 export interface ApiRoute {
   /** API Gateway route key, e.g. `GET /api/v4/users/{user_id}`. */
@@ -105,8 +141,19 @@ export function singleWorker(workers: readonly WorkerSpec[], kind: "queue" | "ur
   return found[0];
 }
 
+/** How long every log group keeps its events (CloudWatch Logs' retention in days; SST's "1 month"). */
+export const LOG_RETENTION_DAYS = 30;
+export const LOG_RETENTION = "1 month" as const;
+
 /** Lambda timeout of the queue consumer, and the visibility timeout (6×, as AWS recommends). */
 export const QUEUE_CONSUMER_TIMEOUT_SECONDS = 60;
+
+/**
+ * Lambda timeout per kind of function (isolated mode enforces the same): HTTP API gives up after
+ * 30 s, so routes (and the ingest URL) stop at 29; scheduled work gets 5 minutes; a task copies a
+ * batch of repositories in one invocation, so it gets Lambda's maximum.
+ */
+export const TIMEOUT_SECONDS: Record<FunctionKind, number> = { route: 29, url: 29, queue: QUEUE_CONSUMER_TIMEOUT_SECONDS, cron: 300, task: 900 };
 export const queueVisibilitySeconds = (consumerTimeoutSeconds: number) => 6 * consumerTimeoutSeconds;
 
 export type Schedule = `rate(${string})` | `cron(${string})` | `at(${string})`;

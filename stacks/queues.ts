@@ -22,7 +22,7 @@ if (consumer) {
   ingestQueue.subscribe(
     lambdaArgs({
       handler: handlerOf(consumer.module),
-      link: linksFor(consumer.module, { queue: ingestQueue }),
+      link: linksFor(consumer.module, "queue", { queue: ingestQueue }),
       timeout: `${QUEUE_CONSUMER_TIMEOUT_SECONDS} seconds`,
     }),
     // One poison message must not re-drive its whole batch.

@@ -5,7 +5,7 @@
  * entries by their sha256, headers and padding by `archive_sha256`, the manifest by its own hash.
  */
 import { createHash } from "node:crypto";
-import { z } from "zod";
+import * as z from "zod";
 import { ArchiveError } from "./errors.js";
 
 export const MANIFEST_PATH = "manifest.json";

@@ -4,4 +4,6 @@
  */
 import type { WorkerSpec } from "../routes.js";
 
-export const ingestWorkers: WorkerSpec[] = [{ name: "Ingest", module: "errortracking/ingest/collector", kind: "url" }];
+export const ingestWorkers: WorkerSpec[] = [
+  { name: "Ingest", module: "errortracking/ingest/collector", kind: "url", paths: ["/api/v4/error_tracking/collector/*"] },
+];

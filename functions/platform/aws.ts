@@ -6,10 +6,12 @@
  */
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
-import { SQSClient } from "@aws-sdk/client-sqs";
-import { SFNClient } from "@aws-sdk/client-sfn";
 
-function memo<T>(envVar: string, create: (endpoint: string | undefined) => T): () => T {
+/**
+ * The SQS and Step Functions clients live in `aws-sqs.ts` and `aws-sfn.ts`: each Lambda bundle then
+ * carries only the SDK clients its function uses (most functions need DynamoDB alone).
+ */
+export function memo<T>(envVar: string, create: (endpoint: string | undefined) => T): () => T {
   let client: T | undefined;
   let builtFor: string | undefined;
   return () => {
@@ -25,7 +27,3 @@ function memo<T>(envVar: string, create: (endpoint: string | undefined) => T): (
 export const dynamo = memo("AWS_ENDPOINT_URL_DYNAMODB", (endpoint) =>
   DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint, maxAttempts: 5 }), { marshallOptions: { removeUndefinedValues: true } }),
 );
-
-export const sqsClient = memo("AWS_ENDPOINT_URL_SQS", (endpoint) => new SQSClient({ endpoint }));
-
-export const sfnClient = memo("AWS_ENDPOINT_URL_SFN", (endpoint) => new SFNClient({ endpoint }));

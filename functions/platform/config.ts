@@ -7,7 +7,7 @@
  */
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 
 const storageName = z.string().regex(/^[a-zA-Z0-9_.-]{1,64}$/, "storage names use letters, digits, _ . -");
 

@@ -7,7 +7,7 @@
 import { describe, it, expect, afterAll } from "vitest";
 import { CreateQueueCommand, GetQueueAttributesCommand, ReceiveMessageCommand, SendMessageBatchCommand } from "@aws-sdk/client-sqs";
 import type { SQSEvent } from "aws-lambda";
-import { sqsClient } from "../../functions/platform/aws.js";
+import { sqsClient } from "../../functions/platform/aws-sqs.js";
 import { handler } from "../../functions/errortracking/workers/consumer.js";
 import { pollQueue, type Poller } from "../../local/workers.js";
 import { exceptionEvent, listErrors, message, trackedProject } from "./support.js";

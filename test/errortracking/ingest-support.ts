@@ -10,7 +10,7 @@ import { gzipSync } from "node:zlib";
 import { createHash, randomBytes } from "node:crypto";
 import { CreateQueueCommand, ReceiveMessageCommand, DeleteMessageBatchCommand } from "@aws-sdk/client-sqs";
 import { createApp } from "../../functions/platform/http/app.js";
-import { sqsClient } from "../../functions/platform/aws.js";
+import { sqsClient } from "../../functions/platform/aws-sqs.js";
 import { getItem, putItem } from "../../functions/platform/db/table.js";
 import { clientKeyKey, keysOfProjectIndex, settingKey, type ClientKeyRecord, type ErrorTrackingSetting } from "../../functions/errortracking/domain/contracts.js";
 import { mount } from "../../functions/errortracking/ingest/collector.js";

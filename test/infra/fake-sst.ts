@@ -52,6 +52,14 @@ export class FakeResource {
   get properties() {
     return this.args.properties;
   }
+  /** SST components' underlying Pulumi resources (`api.nodes.api.id`). */
+  get nodes() {
+    return new Proxy({}, { get: (_t, node) => ({ id: new FakeOutput(`${this.name}-${String(node)}-id`), arn: new FakeOutput(`arn:fake:${this.name}:${String(node)}`) }) });
+  }
+  /** sst.Secret's value (an Output on AWS). */
+  get value() {
+    return new FakeOutput(this.args.value ?? `<secret ${this.name}>`);
+  }
   /** ApiGatewayV2.route: applies `transform.route.handler` to the function args, as SST does. */
   route(key: string, handler: string | Args) {
     const fn: Args = typeof handler === "string" ? { handler } : { ...handler };
@@ -93,7 +101,7 @@ export function installFakeSst(stage = "test") {
     aws: {
       permission: (p: Args) => ({ type: "aws.permission", ...p }),
       ...Object.fromEntries(
-        ["Dynamo", "Vpc", "Efs", "Queue", "Function", "ApiGatewayV2", "CronV2"].map((n) => [n, kind(`sst.aws.${n}`)]),
+        ["Dynamo", "Vpc", "Efs", "Queue", "Function", "ApiGatewayV2", "CronV2", "SnsTopic"].map((n) => [n, kind(`sst.aws.${n}`)]),
       ),
     },
   };
@@ -101,5 +109,6 @@ export function installFakeSst(stage = "test") {
     efs: { AccessPoint: kind("aws.efs.AccessPoint") },
     iam: { Role: kind("aws.iam.Role"), RolePolicy: kind("aws.iam.RolePolicy") },
     sfn: { StateMachine: kind("aws.sfn.StateMachine") },
+    cloudwatch: { LogGroup: kind("aws.cloudwatch.LogGroup"), MetricAlarm: kind("aws.cloudwatch.MetricAlarm") },
   };
 }

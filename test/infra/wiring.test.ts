@@ -7,7 +7,7 @@ import { existsSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { routes, workers } from "../../functions/routes";
 import { instanceConfigSchema } from "../../functions/platform/config";
-import { apiRouteKeys, needsOf, workersOfKind } from "../../stacks/plan";
+import { apiRouteKeys, environmentOf, linksOf, needsOf, workersOfKind, type FunctionKind } from "../../stacks/plan";
 import { declared, FakeResource, installFakeSst, uninstallFakeSst, unwrap } from "./fake-sst";
 
 // Not a literal import: the app's tsconfig must not follow it into SST-global code.
@@ -51,6 +51,26 @@ describe("sst.config.ts run()", () => {
     }
   });
 
+  it("links and configures every function exactly as linksOf/environmentOf say (what isolated mode gives it)", () => {
+    const functions: Array<{ module: string; kind: FunctionKind; args: Record<string, any> }> = [];
+    const moduleOf = (handler: string) => /^functions\/(.+)\.handler$/.exec(handler)![1]!;
+    for (const { args } of ofType("sst.aws.ApiGatewayV2")[0]!.resource.calls) functions.push({ module: moduleOf(args[1].handler), kind: "route", args: args[1] });
+    for (const d of ofType("sst.aws.Function")) {
+      const worker = workers.find((w) => `functions/${w.module}.handler` === d.args.handler)!;
+      functions.push({ module: worker.module, kind: worker.kind, args: d.args });
+    }
+    for (const d of ofType("sst.aws.CronV2")) functions.push({ module: moduleOf(d.args.function.handler), kind: "cron", args: d.args.function });
+    for (const d of ofType("sst.aws.Queue")) for (const c of d.resource.calls) functions.push({ module: moduleOf(c.args[0].handler), kind: "queue", args: c.args[0] });
+    expect(functions).toHaveLength(routes.length + workers.length);
+    const machine = existsSync("functions/moves/storage-move.asl.json");
+    for (const { module, kind, args } of functions) {
+      const expected = linksOf(module, kind).filter((n) => n !== "StorageMoveMachine" || machine);
+      expect(linkNames(args.link), `${kind} ${module}`).toEqual(expected);
+      const env = Object.keys(unwrap(args.environment)).filter((k) => k !== "FORGELINE_CONFIG_JSON").sort();
+      expect(env, `${kind} ${module}`).toEqual([...environmentOf(module, kind)].sort());
+    }
+  });
+
   it("creates one EFS access point per storage and cluster replica", () => {
     expect(ofType("aws.efs.AccessPoint").map((d) => d.args.rootDirectory.path)).toEqual([
       "/storages/default",
@@ -85,8 +105,57 @@ describe("sst.config.ts run()", () => {
     expect(unwrap(machines[0]!.args.definition)).not.toContain("${task:");
   });
 
+  it("logs every state-machine execution with its data to CloudWatch Logs, and traces it in X-Ray", () => {
+    if (!existsSync("functions/moves/storage-move.asl.json")) return;
+    const [machine] = ofType("aws.sfn.StateMachine");
+    const logGroup = ofType("aws.cloudwatch.LogGroup").find((d) => d.name === "StorageMoveLogs")!;
+    expect(machine!.args.loggingConfiguration).toMatchObject({ level: "ALL", includeExecutionData: true });
+    expect(unwrap(machine!.args.loggingConfiguration.logDestination)).toBe(`${unwrap(logGroup.resource.arn)}:*`);
+    expect(machine!.args.tracingConfiguration).toEqual({ enabled: true });
+    const policies = ofType("aws.iam.RolePolicy").map((d) => JSON.stringify(unwrap(d.args.policy))).join();
+    for (const action of ["logs:CreateLogDelivery", "xray:PutTraceSegments"]) expect(policies).toContain(action);
+  });
+
+  it("gives every log group a retention: each function's, the API's access log, the state machine's", () => {
+    const functionArgs = [
+      ...ofType("sst.aws.ApiGatewayV2")[0]!.resource.calls.map((c) => c.args[1]),
+      ...ofType("sst.aws.Function").map((d) => d.args),
+      ...ofType("sst.aws.CronV2").map((d) => d.args.function),
+      ...ofType("sst.aws.Queue").flatMap((d) => d.resource.calls.map((c) => c.args[0])),
+    ];
+    expect(functionArgs).toHaveLength(routes.length + workers.length);
+    for (const fn of functionArgs) expect(fn.logging?.retention, fn.handler).toBe("1 month");
+    expect(ofType("sst.aws.ApiGatewayV2")[0]!.args.accessLog?.retention).toBe("1 month");
+    const logGroups = ofType("aws.cloudwatch.LogGroup");
+    expect(logGroups.length).toBe(existsSync("functions/moves/storage-move.asl.json") ? 1 : 0);
+    for (const g of logGroups) expect(g.args.retentionInDays, g.name).toBe(30);
+  });
+
+  it("alarms on the SNS topic it outputs: dead-lettered events, failed or timed-out moves, API and ingest 5xx", () => {
+    const [topic] = ofType("sst.aws.SnsTopic");
+    expect(unwrap(outputs.alarms)).toBe(unwrap(topic!.resource.arn));
+    const alarms = ofType("aws.cloudwatch.MetricAlarm").map((d) => ({ ...unwrap(d.args), name: d.name }));
+    for (const alarm of alarms) {
+      expect(alarm.alarmActions, alarm.name).toEqual([unwrap(topic!.resource.arn)]);
+      expect(alarm.threshold, alarm.name).toBe(1);
+    }
+    const watched = alarms.map((a) => `${a.namespace} ${a.metricName}`).sort();
+    const machine = existsSync("functions/moves/storage-move.asl.json");
+    expect(watched).toEqual(
+      [
+        "AWS/ApiGateway 5xx",
+        "AWS/Lambda Url5xxCount",
+        "AWS/SQS ApproximateNumberOfMessagesVisible",
+        ...(machine ? ["AWS/States ExecutionsFailed", "AWS/States ExecutionsTimedOut"] : []),
+      ].sort(),
+    );
+    const dlq = alarms.find((a) => a.namespace === "AWS/SQS")!;
+    expect(dlq.dimensions.QueueName).toBe("IngestDlq.example");
+    expect(alarms.find((a) => a.metricName === "5xx")!.dimensions).toEqual({ ApiId: "Api-api-id" });
+  });
+
   it("returns the outputs", () => {
-    expect(Object.keys(outputs)).toEqual(["api", "ingest", "table", "queue", "stateMachine"]);
+    expect(Object.keys(outputs)).toEqual(["api", "ingest", "table", "queue", "stateMachine", "alarms"]);
     expect(unwrap(outputs.api)).toMatch(/^https:/);
   });
 });

@@ -51,7 +51,8 @@ describe("moving one repository", () => {
     expect(record?.executionArn).toMatch(/^arn:aws:states:/);
     const execution = await call(admin, "GET", `/api/v4/project_repository_storage_moves/${scheduled.body.id}/execution`);
     expect(execution.body).toMatchObject({ id: scheduled.body.id, state: "finished", execution_arn: record?.executionArn, bulk_execution_name: null });
-    expect(execution.body.execution_arn).toContain(`:project-move-${scheduled.body.id}-`);
+    // Its name says what it moves: an operator finds `project-<id>` in the console's list.
+    expect(execution.body.execution_arn).toContain(`:project-${project.id}-move-${scheduled.body.id}-`);
     expect(execution.body.history).toEqual(record?.history);
   });
 

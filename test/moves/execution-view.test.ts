@@ -7,7 +7,7 @@
  */
 import { describe, it, expect, beforeAll, afterAll, afterEach } from "vitest";
 import { DescribeExecutionCommand, GetExecutionHistoryCommand, ListExecutionsCommand, type HistoryEvent } from "@aws-sdk/client-sfn";
-import { sfnClient } from "../../functions/platform/aws.js";
+import { sfnClient } from "../../functions/platform/aws-sfn.js";
 import { resources } from "../../functions/platform/resources.js";
 import { updateItem } from "../../functions/platform/db/table.js";
 import { injectMoveFaults } from "../../functions/moves/domain/fault-injection.js";

@@ -2,11 +2,13 @@
  * A runtime of its own for tests that act on whole storages (bulk moves) or inject faults into the
  * state machine's tasks. Bulk-moving `default` on the shared test runtime would move other test
  * files' repositories under them; here every storage holds only this file's data, and the task
- * handlers run in this process, so `injectMoveFaults` reaches them.
+ * handlers run in this process, so `injectMoveFaults` reaches them (except in the "isolated" project,
+ * where each function runs from its bundle in a process of its own).
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { inject } from "vitest";
 import { startRuntime, defaultLocalConfig, type Runtime } from "../../local/runtime.js";
 import type { Client } from "./support.js";
 
@@ -19,7 +21,10 @@ export interface IsolatedRuntime extends Client {
 export async function startIsolatedRuntime(): Promise<IsolatedRuntime> {
   const savedEnv = { ...process.env };
   const dataDir = mkdtempSync(join(tmpdir(), "forgeline-moves-"));
-  const runtime = await startRuntime({ dataDir, persistent: false, config: defaultLocalConfig(dataDir) });
+  // In the "isolated" project (vitest.config.ts) its functions run from their bundles, too.
+  const buildDir = inject("isolatedBuildDir");
+  const isolated = buildDir ? { buildDir, prebuilt: true } : undefined;
+  const runtime = await startRuntime({ dataDir, persistent: false, config: defaultLocalConfig(dataDir), isolated });
   return {
     runtime,
     dataDir,

@@ -79,7 +79,7 @@ describe("one-line errors for operator mistakes", () => {
 
   it("a port that is not a number", async () => {
     const run = await runScript("start", { FORGELINE_DATA_DIR: tempFolder("nan-port"), FORGELINE_PORT: "http" });
-    expectOneLineError(run, /^Error: FORGELINE_PORT=http is not a TCP port\. Set a number from 1 to 65535, e\.g\. FORGELINE_PORT=3000 npm start$/);
+    expectOneLineError(run, /^Error: FORGELINE_PORT=http is not a TCP port\. Set a number from 1 to 65535 \(0: any free port\), e\.g\. FORGELINE_PORT=3000 npm start$/);
   });
 
   it("no Java on the machine", async () => {

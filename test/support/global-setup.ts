@@ -2,7 +2,8 @@
  * Starts one embedded runtime for the whole test run: DynamoDB Local in memory, SQS and Step
  * Functions stand-ins and the HTTP server on random loopback ports, data in a temporary folder that
  * is removed afterwards. Test files reach it over HTTP and, for domain-level tests, through the same
- * environment the handlers use (see worker-env.ts).
+ * environment the handlers use (see worker-env.ts). The "isolated" project runs `npm start --
+ * --isolated` instead (global-setup-isolated.ts).
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -16,6 +17,8 @@ declare module "vitest" {
     baseUrl: string;
     adminToken: string;
     env: Record<string, string>;
+    /** Set in the "isolated" project (global-setup-isolated.ts): where its Lambda bundles are. */
+    isolatedBuildDir?: string;
   }
 }
 

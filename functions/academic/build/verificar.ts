@@ -5,7 +5,7 @@
  * service without an entry is denied, which may be intended).
  */
 import { pathToFileURL } from "node:url";
-import { z } from "zod";
+import * as z from "zod";
 import { nombreDeModelo, referenciasDe, TIPOS_CAMPO, type Modelos } from "../domain/modelos.js";
 import { esquemaRecursosUsuarios, fusionarPermisos, type RecursosUsuarios } from "../domain/permisos.js";
 import { esquemaUsuarios } from "../domain/usuarios.js";

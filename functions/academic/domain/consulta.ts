@@ -12,7 +12,7 @@
  * - `page`: read only when there is a limit; a non-numeric page is ignored (as in the original); a
  *   number is truncated and must be ≥ 1 (pages start at 1).
  */
-import { z } from "zod";
+import * as z from "zod";
 import { comparar } from "./comparar.js";
 import { cumple, parsearFiltro, type Filtro } from "./filtros.js";
 import { mensajeParametroInvalido } from "./errores.js";

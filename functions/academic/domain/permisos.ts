@@ -10,7 +10,7 @@
  *
  * A list may name groups (`@admin`, which is what `usuarios_admin` holds) or single API users.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { METODOS, type Metodo } from "./doc/tipos.js";
 
 /** Administrators (group `admin` in the users file). */

@@ -10,7 +10,7 @@
  * passes its own users). Entries marked `solo_desarrollo` are refused when running on AWS Lambda.
  */
 import { createHash, randomBytes, scryptSync, timingSafeEqual } from "node:crypto";
-import { z } from "zod";
+import * as z from "zod";
 import type { Identidad } from "./permisos.js";
 
 const HASH = /^scrypt\$\d+\$\d+\$\d+\$[A-Za-z0-9+/=]+\$[A-Za-z0-9+/=]+$|^sha256\$[0-9a-f]{64}$/;

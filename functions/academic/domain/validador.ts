@@ -7,7 +7,7 @@
  * digit and numeric strings, like the `int` and `numerico` rules), a `$ref` field is validated
  * against the referenced model (errors keyed `edificio.nombre`), and `readOnly` fields are dropped.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { nombreDeModelo, tipoSwagger, type Modelo, type Modelos, type Registro } from "./modelos.js";
 
 export type Regla =

@@ -4,7 +4,7 @@
  * it built into the HTTP response.
  */
 import type { Context } from "hono";
-import { z } from "zod";
+import * as z from "zod";
 import { log } from "../../platform/log.js";
 import { rest_error, mensajeParametroInvalido } from "../domain/errores.js";
 import { esquemaDeConsulta } from "../domain/consulta.js";

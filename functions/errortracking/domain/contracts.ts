@@ -8,7 +8,7 @@
  * | error tracking setting      | PROJECT#<projectId>          | ETSETTING | `ErrorTrackingSetting`                      |
  * | client key                  | ETKEY#<public_key>           | ETKEY     | `ClientKeyRecord`; gsi1 = keys of a project  |
  */
-import { z } from "zod";
+import * as z from "zod";
 import { pad } from "../../platform/db/table.js";
 
 export const settingKey = (projectId: number) => ({ pk: `PROJECT#${projectId}`, sk: "ETSETTING" });

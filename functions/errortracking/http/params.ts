@@ -1,5 +1,5 @@
 /** Request parameters shared by the error-tracking routes. */
-import { z } from "zod";
+import * as z from "zod";
 import { grapeBoolean, idOrPath, positiveInt } from "../../platform/http/params.js";
 import { paramError } from "../../platform/http/errors.js";
 

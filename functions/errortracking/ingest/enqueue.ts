@@ -9,7 +9,7 @@
  * entries SQS failed on its side are retried twice, then the caller gets `Unavailable` (503).
  */
 import { SendMessageBatchCommand, SendMessageCommand, type BatchResultErrorEntry } from "@aws-sdk/client-sqs";
-import { sqsClient } from "../../platform/aws.js";
+import { sqsClient } from "../../platform/aws-sqs.js";
 import { resources } from "../../platform/resources.js";
 import { Unavailable } from "./problem.js";
 

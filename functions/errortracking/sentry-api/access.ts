@@ -1,5 +1,5 @@
 /** Who may use the offered tracker API, and how its projects and issues are found. */
-import { z } from "zod";
+import * as z from "zod";
 import { ApiError } from "../../platform/http/errors.js";
 import type { Principal } from "../../identity/domain/auth.js";
 import { listAllProjects, listVisibleProjects, fullPathOf, type Project } from "../../hosting/domain/projects.js";

@@ -1,5 +1,5 @@
 /** Shared behaviour of the project and group member routes. */
-import { z } from "zod";
+import * as z from "zod";
 import type { Context } from "hono";
 import { positiveInt } from "../../platform/http/params.js";
 import { pageRequest, setPageHeaders } from "../../platform/http/pagination.js";

@@ -1,5 +1,5 @@
 /** Request schemas shared by the hosting routes. */
-import { z } from "zod";
+import * as z from "zod";
 import { idOrPath, positiveInt } from "../../platform/http/params.js";
 import { FEATURES, type Feature, type FeatureLevel } from "../domain/projects.js";
 

@@ -1,5 +1,5 @@
 /** Shared by the group wiki routes: parameters, who may read or write, and the page entity. */
-import { z } from "zod";
+import * as z from "zod";
 import { idOrPath } from "../../platform/http/params.js";
 import { forbidden } from "../../platform/http/errors.js";
 import type { Principal } from "../../identity/domain/auth.js";

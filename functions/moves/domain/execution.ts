@@ -6,7 +6,7 @@
  */
 import { StartExecutionCommand } from "@aws-sdk/client-sfn";
 import { randomBytes } from "node:crypto";
-import { sfnClient } from "../../platform/aws.js";
+import { sfnClient } from "../../platform/aws-sfn.js";
 import { resources } from "../../platform/resources.js";
 import type { MoveKind } from "../keys.js";
 import type { MoveRecord } from "./records.js";
@@ -76,9 +76,12 @@ export class ExecutionStartError extends Error {
   override name = "ExecutionStartError";
 }
 
-/** `project-move-42-lx3k9a`: the move id, plus its creation time so a wiped table never collides. */
-export const moveExecutionName = (move: Pick<MoveRecord, "kind" | "id" | "createdAt">) =>
-  `${move.kind}-move-${move.id}-${Date.parse(move.createdAt).toString(36)}`;
+/**
+ * `project-42-move-7-lx3k9a`: what moves (searching the console for `project-42` finds every move
+ * of project 42), the move id, and its creation time so a wiped table never collides.
+ */
+export const moveExecutionName = (move: Pick<MoveRecord, "kind" | "id" | "containerId" | "createdAt">) =>
+  `${move.kind}-${move.containerId}-move-${move.id}-${Date.parse(move.createdAt).toString(36)}`;
 
 async function start(name: string, input: unknown): Promise<string | undefined> {
   try {

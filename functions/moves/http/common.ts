@@ -1,5 +1,5 @@
 /** What every storage-move endpoint shares: administrators only, and the group tier rule. */
-import { z } from "zod";
+import * as z from "zod";
 import type { Context } from "hono";
 import { notFound } from "../../platform/http/errors.js";
 import { pageRequest, setPageHeaders } from "../../platform/http/pagination.js";

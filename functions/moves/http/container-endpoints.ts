@@ -2,7 +2,7 @@
  * `/<plural>/:id/repository_storage_moves`: the moves of one project, snippet or group, and the POST
  * that schedules one (201 with the `scheduled` record).
  */
-import { z } from "zod";
+import * as z from "zod";
 import { defineEndpoint } from "../../platform/http/endpoint.js";
 import { notFound } from "../../platform/http/errors.js";
 import { idOrPath, pageQuery, positiveInt } from "../../platform/http/params.js";

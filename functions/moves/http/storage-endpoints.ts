@@ -2,7 +2,7 @@
  * `/<kind>_repository_storage_moves`: every move of a kind, one by id, and the bulk POST that moves
  * every repository of the kind off a storage (202 at once; the work runs in a bulk execution).
  */
-import { z } from "zod";
+import * as z from "zod";
 import { defineEndpoint } from "../../platform/http/endpoint.js";
 import { notFound } from "../../platform/http/errors.js";
 import { pageQuery, positiveInt } from "../../platform/http/params.js";

@@ -4,7 +4,8 @@
  * and the generated OpenAPI document.
  */
 import type { Context } from "hono";
-import { z, type ZodType } from "zod";
+import * as z from "zod";
+import type { ZodType } from "zod";
 import { ApiError, forbidden, unauthorized } from "./errors.js";
 import { parseFormParams } from "./form.js";
 import { authenticate, insufficientScope, type Principal } from "../../identity/domain/auth.js";

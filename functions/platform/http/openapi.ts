@@ -2,7 +2,8 @@
  * OpenAPI 3.1 document of `/api/v4`, generated from the route table and each endpoint's zod schemas
  * (zod 4's own JSON Schema output), so the document cannot drift from what the handlers validate.
  */
-import { z, type ZodType } from "zod";
+import * as z from "zod";
+import type { ZodType } from "zod";
 import { routes } from "../../routes.js";
 import type { Endpoint } from "./endpoint.js";
 

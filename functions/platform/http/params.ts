@@ -2,7 +2,7 @@
  * zod building blocks for request parameters. Query strings and form bodies carry strings, JSON bodies
  * carry typed values; these accept both spellings the way Grape does (`"5"` and `5`, `"true"` and `true`).
  */
-import { z } from "zod";
+import * as z from "zod";
 
 export const int = () =>
   z.union([z.number().int(), z.string().regex(/^-?\d+$/).transform(Number)]).pipe(z.number().int());

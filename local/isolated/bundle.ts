@@ -1,0 +1,176 @@
+/**
+ * Lambda bundles of every function, built as SST builds a Node function at deploy time (esbuild:
+ * ESM, platform node, minified, names kept, `module` before `main`, the `require`/`__dirname`
+ * banner), with target node22 (the runtime `stacks/` deploys) and linked source maps. `npm run
+ * build` writes them under `.build/`; isolated mode (`local/isolated/`) runs these same files, and
+ * the size test compares each with a bare Hono + DynamoDB handler built in the same call.
+ */
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import * as esbuild from "esbuild";
+import { routes, workers, type RouteSpec, type WorkerSpec } from "../../functions/routes.js";
+
+export const ROOT = resolve(import.meta.dirname, "../..");
+export const BUILD_DIR = join(ROOT, ".build");
+
+/** SST's Node bundling (pkg/runtime/node/build.go), deploy mode with `minify` and `sourcemap` on. */
+export const sstNodeOptions: esbuild.BuildOptions = {
+  bundle: true,
+  platform: "node",
+  format: "esm",
+  target: "node22",
+  minify: true,
+  keepNames: true,
+  mainFields: ["module", "main"],
+  sourcemap: "linked",
+  outExtension: { ".js": ".mjs" },
+  banner: {
+    js: [
+      `import { createRequire as topLevelCreateRequire } from 'module';`,
+      `const require = topLevelCreateRequire(import.meta.url);`,
+      `import { fileURLToPath as topLevelFileUrlToPath, URL as topLevelURL } from "url"`,
+      `const __filename = topLevelFileUrlToPath(import.meta.url)`,
+      `const __dirname = topLevelFileUrlToPath(new topLevelURL(".", import.meta.url))`,
+    ].join("\n"),
+  },
+  logLevel: "error",
+};
+
+export type FunctionKind = "route" | WorkerSpec["kind"];
+
+/** One Lambda: a module of the route table (shared by the routes that name it) or a worker. */
+export interface FunctionSpec {
+  /** Folder name under `.build/`: the module path with dots, e.g. `identity.http.version`. */
+  name: string;
+  module: string;
+  kind: FunctionKind;
+  routes: RouteSpec[];
+  worker?: WorkerSpec;
+}
+
+export const functionName = (module: string) => module.replace(/\//g, ".");
+
+/** Every function `stacks/` deploys: one per route-table module and one per worker. */
+export function functionSpecs(): FunctionSpec[] {
+  const byModule = new Map<string, FunctionSpec>();
+  for (const route of routes) {
+    const fn = byModule.get(route.module) ?? { name: functionName(route.module), module: route.module, kind: "route" as const, routes: [] };
+    fn.routes.push(route);
+    byModule.set(route.module, fn);
+  }
+  for (const worker of workers) {
+    if (byModule.has(worker.module)) throw new Error(`functions/${worker.module}.ts is both a route and a worker`);
+    byModule.set(worker.module, { name: functionName(worker.module), module: worker.module, kind: worker.kind, routes: [], worker });
+  }
+  return [...byModule.values()];
+}
+
+/** The baselines, bundled with the same options: a bare Hono + DynamoDB handler, and isomorphic-git alone. */
+export const BARE = "bare-hono-dynamodb";
+export const GIT_ALONE = "isomorphic-git-alone";
+const baselineSources: Record<string, string> = {
+  [BARE]: [
+    `import { Hono } from "hono";`,
+    `import { handle } from "hono/aws-lambda";`,
+    `import { DynamoDBClient, GetItemCommand } from "@aws-sdk/client-dynamodb";`,
+    `const db = new DynamoDBClient({});`,
+    `const app = new Hono();`,
+    `app.get("*", async (c) => c.json((await db.send(new GetItemCommand({ TableName: process.env.TABLE, Key: { pk: { S: c.req.path }, sk: { S: "bare" } } }))).Item ?? {}));`,
+    `export const handler = handle(app);`,
+  ].join("\n"),
+  [GIT_ALONE]: `export * from "isomorphic-git";`,
+};
+
+/**
+ * The OpenAPI route's bundle has no route modules to import at run time: the document is built here,
+ * from the same sources, and its module (`platform/http/openapi-document.ts`) is replaced by one that
+ * returns it.
+ */
+function openApiDocumentPlugin(document: unknown): esbuild.Plugin {
+  return {
+    name: "openapi-document",
+    setup(build) {
+      build.onResolve({ filter: /\/openapi-document\.js$/ }, (args) => ({ path: args.path, namespace: "openapi-document" }));
+      build.onLoad({ filter: /.*/, namespace: "openapi-document" }, () => ({
+        contents: `const document = ${JSON.stringify(document)};\nexport const openApiDocument = async () => document;`,
+        loader: "js",
+      }));
+    },
+  };
+}
+
+export interface BuiltFunction {
+  name: string;
+  module?: string;
+  kind?: FunctionKind;
+  /** The `.mjs` Lambda loads (source map not counted: it is not loaded). */
+  file: string;
+  bytes: number;
+  /** Whether isomorphic-git is in the bundle (the function reads or writes repositories). */
+  git: boolean;
+}
+
+export interface BuildResult {
+  functions: BuiltFunction[];
+  bare: BuiltFunction;
+  gitAlone: BuiltFunction;
+}
+
+/** Bundles every function (or those named) and the two baselines into `outDir/<name>/index.mjs`. */
+export async function buildFunctions(opts: { outDir?: string; only?: string[] } = {}): Promise<BuildResult> {
+  const outDir = opts.outDir ?? BUILD_DIR;
+  const specs = functionSpecs().filter((f) => !opts.only || opts.only.includes(f.name));
+  rmSync(outDir, { recursive: true, force: true });
+  mkdirSync(outDir, { recursive: true });
+  const { openApiDocument } = await import("../../functions/platform/http/openapi-document.js");
+  const document = await openApiDocument();
+
+  const baselineDir = join(outDir, ".baseline-src");
+  mkdirSync(baselineDir, { recursive: true });
+  const baselineEntries = Object.entries(baselineSources).map(([name, source]) => {
+    const file = join(baselineDir, `${name}.ts`);
+    writeFileSync(file, source + "\n");
+    return { in: file, out: `${name}/index` };
+  });
+  const result = await esbuild.build({
+    ...sstNodeOptions,
+    absWorkingDir: ROOT,
+    nodePaths: [join(ROOT, "node_modules")],
+    entryPoints: [...specs.map((f) => ({ in: join(ROOT, "functions", `${f.module}.ts`), out: `${f.name}/index` })), ...baselineEntries],
+    outdir: outDir,
+    metafile: true,
+    plugins: [openApiDocumentPlugin(document)],
+  });
+  rmSync(baselineDir, { recursive: true, force: true });
+
+  const built = new Map<string, BuiltFunction>();
+  for (const [file, output] of Object.entries(result.metafile.outputs)) {
+    if (!file.endsWith(".mjs")) continue;
+    const name = file.split("/").at(-2)!;
+    const git = Object.keys(output.inputs).some((input) => input.includes("node_modules/isomorphic-git/"));
+    built.set(name, { name, file: resolve(ROOT, file), bytes: output.bytes, git });
+  }
+  const take = (name: string) => {
+    const b = built.get(name);
+    if (!b) throw new Error(`esbuild produced no bundle for ${name}`);
+    return b;
+  };
+  return {
+    functions: specs.map((f) => ({ ...take(f.name), module: f.module, kind: f.kind })),
+    bare: take(BARE),
+    gitAlone: take(GIT_ALONE),
+  };
+}
+
+/** Bundles one more entry (a test's probe function) with the same options, into `outDir/<name>/index.mjs`. */
+export async function bundleEntry(entry: string, outDir: string, name: string): Promise<string> {
+  await esbuild.build({ ...sstNodeOptions, absWorkingDir: ROOT, entryPoints: [{ in: entry, out: `${name}/index` }], outdir: outDir });
+  return join(outDir, name, "index.mjs");
+}
+
+/** The size rule: a function may weigh `ratio` × the bare handler, plus isomorphic-git if it uses it. */
+export function sizeBudget(fn: BuiltFunction, build: BuildResult, ratio: number): number {
+  return Math.floor(ratio * build.bare.bytes + (fn.git ? build.gitAlone.bytes : 0));
+}
+
+export const kib = (bytes: number) => `${(bytes / 1024).toFixed(0)} KiB`;
