@@ -11,8 +11,7 @@
 import { updateItem } from "../functions/platform/db/table.js";
 import { log } from "../functions/platform/log.js";
 import { sweepStrays } from "../functions/inventory/domain/strays.js";
-
-export const INCARNATION_KEY = { pk: "RUNTIME", sk: "INCARNATION" };
+import { INCARNATION_KEY } from "../functions/hosting/domain/write-path.js";
 
 export async function recoverFromPredecessors(): Promise<void> {
   const item = await updateItem({ ...INCARNATION_KEY, update: "ADD incarnation :one", values: { ":one": 1 } });

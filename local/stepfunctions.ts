@@ -16,6 +16,7 @@ import { createServer, type IncomingMessage, type Server } from "node:http";
 import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { historyEvents, withoutData, type HistoryEvent } from "./history.js";
+import { describeError, log } from "../functions/platform/log.js";
 import { randomUUID } from "node:crypto";
 
 if (!(Promise as unknown as { withResolvers?: unknown }).withResolvers) {
@@ -135,7 +136,10 @@ export async function startStepFunctions(opts: { port: number; stateFile?: strin
           if (file) appendFileSync(file, JSON.stringify(event) + "\n");
         }
       }
-    })();
+    })().catch((err: unknown) => {
+      // A history that cannot be written must not take the execution (or the runtime) down with it.
+      log.error("execution history not recorded", { execution: exec.name, ...describeError(err) });
+    });
     const done = run.result.then(
       (output) => Object.assign(exec, { status: "SUCCEEDED", output: JSON.stringify(output) }),
       (err: Error & { cause?: unknown }) => {

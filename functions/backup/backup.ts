@@ -20,7 +20,8 @@ import { belongsToVanished, containerId, containerOf, isOpenMove, repositoryOf, 
 import { BackupError } from "./errors.js";
 import { encodeManifest, FORMAT, FORMAT_VERSION, MANIFEST_PATH, tableFileName, type ManifestEntry, type RepositoryRecord } from "./manifest.js";
 import { formatBytes, silentProgress, type ProgressSink } from "./progress.js";
-import { decodeItem, describeTable, encodeItem, getRawItem, keyOf, scanTable, type RawItem } from "./table-io.js";
+import { decodeItem, describeTable, encodeItem, getRawItem, keyOf, scanTable, str, type RawItem } from "./table-io.js";
+import { INCARNATION_KEY } from "../hosting/domain/write-path.js";
 import { TarWriter, type WrittenEntry } from "./tar.js";
 import { mapConcurrently } from "../platform/concurrency.js";
 
@@ -68,7 +69,8 @@ export async function backup(opts: BackupOptions): Promise<BackupSummary> {
     const spoolFile = await open(spool, "a", 0o600);
     let scanned = 0;
     try {
-      await scanTable(async (items) => {
+      await scanTable(async (scannedPage) => {
+        const items = scannedPage.filter((item) => str(item, "pk") !== INCARNATION_KEY.pk);
         for (const item of items) {
           const repo = repositoryOf(item);
           if (repo) repositories.push(repo);

@@ -1,7 +1,8 @@
 /**
  * When is a target instance "empty"? When its table holds nothing but what a fresh `npm start` (or a
  * fresh deployment) creates by itself:
- * - the bootstrap marker (`BOOTSTRAP`/`ADMIN`) and the id counters (`SEQ#…`);
+ * - the bootstrap marker (`BOOTSTRAP`/`ADMIN`), the id counters (`SEQ#…`) and the local runtime's
+ *   incarnation counter (`RUNTIME`/`INCARNATION`, never archived nor replaced);
  * - the application settings item (storage weights);
  * - one user, `root`, with its username and e-mail claims and its personal access tokens.
  * Any project, group, snippet, other user, storage move, error-tracking or academic item — anything
@@ -13,6 +14,7 @@
  */
 import { containerOf, repositoryOf, type RepositoryRef } from "./containers.js";
 import { num, scanTable, str, keyOf, type RawItem, type RawKey } from "./table-io.js";
+import { INCARNATION_KEY } from "../hosting/domain/write-path.js";
 
 export interface TargetState {
   keys: RawKey[];
@@ -39,7 +41,7 @@ export async function inspectTarget(): Promise<TargetState> {
   const root = users.length === 1 && str(users[0]!, "username") === "root" ? num(users[0]!, "id") ?? Number(str(users[0]!, "pk")!.slice(5)) : undefined;
   const bootstrap = (item: RawItem): boolean => {
     const { pk, sk } = keyOf(item);
-    if (pk === "BOOTSTRAP" || pk.startsWith("SEQ#") || (pk === "SETTINGS" && sk === "APPLICATION")) return true;
+    if (pk === "BOOTSTRAP" || pk.startsWith("SEQ#") || (pk === "SETTINGS" && sk === "APPLICATION") || pk === INCARNATION_KEY.pk) return true;
     if (root === undefined) return false;
     if (pk === `USER#${root}` && sk === "USER") return true;
     if (pk === "NAMESPACE#root") return str(item, "kind") === "user" && num(item, "ownerId") === root;
@@ -52,7 +54,8 @@ export async function inspectTarget(): Promise<TargetState> {
   const shown = ranked.slice(0, SHOWN).map(describe);
   if (foreign.length > SHOWN) shown.push(`${foreign.length - SHOWN} more items`);
   return {
-    keys: items.map(keyOf),
+    // The runtime's incarnation counter stays: the running runtime's leases are numbered by it.
+    keys: items.map(keyOf).filter((key) => key.pk !== INCARNATION_KEY.pk),
     repositories: items.map(repositoryOf).filter((r): r is RepositoryRef => !!r),
     found: shown,
     foundCount: foreign.length,

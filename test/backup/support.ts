@@ -4,6 +4,7 @@
  * as real child processes that join the runtime through its `runtime.json`, as an operator's
  * `npm run backup` joins `npm start`.
  */
+import { INCARNATION_KEY } from "../../functions/hosting/domain/write-path.js";
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -124,5 +125,6 @@ const canonical = (value: unknown): string =>
 export async function tableLines(): Promise<string[]> {
   const items: RawItem[] = [];
   await scanTable((page) => void items.push(...page));
-  return items.map((i) => canonical(JSON.parse(encodeItem(i)))).sort();
+  // The local runtime's incarnation counter belongs to the installation, not the instance: never archived.
+  return items.filter((i) => i.pk?.S !== INCARNATION_KEY.pk).map((i) => canonical(JSON.parse(encodeItem(i)))).sort();
 }

@@ -64,6 +64,12 @@ const setting = (raw: string | undefined, fallback: number, min: number) => {
 const leaseMs = () => setting(process.env.FORGELINE_WRITE_LEASE_MS, 15_000, 1_000);
 const waitMs = () => setting(process.env.FORGELINE_WRITE_WAIT_MS, 20_000, 0);
 
+/**
+ * The item that numbers the local runtime's incarnations of a data folder (`local/recovery.ts`).
+ * State of this installation, not of the instance: backup leaves it out and restore keeps it.
+ */
+export const INCARNATION_KEY = { pk: "RUNTIME", sk: "INCARNATION" } as const;
+
 /** This process's runtime incarnation on the local runtime (see `local/recovery.ts`); undefined on AWS. */
 export function runtimeIncarnation(): number | undefined {
   const n = Number(process.env.FORGELINE_RUNTIME_INCARNATION);
