@@ -18,7 +18,7 @@ import { BASES, releaseDe, type Release } from "../domain/doc/tipos.js";
 import { registro } from "../generated/registro.js";
 import { autenticarPedido } from "./auth.js";
 import { RECURSO_INEXISTENTE } from "./errores.js";
-import { CABECERAS_DE_PAGINA } from "./pagina.js";
+import { contentSecurityPolicy } from "../../platform/http/security-headers.js";
 import type { RegistroGenerado } from "../runtime/registro.js";
 
 /** Starts Swagger UI on the document next to the page (`…/swagger-ui` → `…/api-docs`). */
@@ -70,7 +70,8 @@ export function endpointDeSwaggerUi(registro: RegistroGenerado): Endpoint {
       const nombre = c.req.param("archivo");
       if (nombre === undefined) {
         autenticarPedido(c, registro);
-        return c.html(paginaSwaggerUi(release), 200, { ...headers, ...CABECERAS_DE_PAGINA });
+        // The platform adds the other page headers (framing, referrer, nosniff).
+        return c.html(paginaSwaggerUi(release), 200, { ...headers, "Content-Security-Policy": contentSecurityPolicy({ styleAttributes: true }) });
       }
       // The library's own files are public, like any static asset; the document they load is not.
       const a = archivo(nombre);

@@ -10,14 +10,17 @@ import type { MiddlewareHandler } from "hono";
 
 /**
  * The pages' policy: their own scripts and stylesheets only. A page with an inline `<style>` names
- * it here, by hash, rather than allowing inline styles wholesale.
+ * it here, by hash, rather than allowing inline styles wholesale. A page whose script library sets
+ * `style` attributes as it renders (Swagger UI) can only allow inline styles (`styleAttributes`);
+ * scripts stay its own either way.
  */
-export function contentSecurityPolicy(opts: { inlineStyles?: readonly string[] } = {}): string {
+export function contentSecurityPolicy(opts: { inlineStyles?: readonly string[]; styleAttributes?: boolean } = {}): string {
   const styleHashes = (opts.inlineStyles ?? []).map((css) => `'sha256-${createHash("sha256").update(css).digest("base64")}'`);
+  const styles = opts.styleAttributes ? ["'self'", "'unsafe-inline'"] : ["'self'", ...styleHashes];
   return [
     "default-src 'self'",
     "script-src 'self'",
-    `style-src ${["'self'", ...styleHashes].join(" ")}`,
+    `style-src ${styles.join(" ")}`,
     "img-src 'self' data:",
     "connect-src 'self'",
     "form-action 'self'",
@@ -33,12 +36,19 @@ export const securityHeaders: MiddlewareHandler = async (c, next) => {
   await next();
   // In place: the responses built here have mutable headers, and copying each one (what `c.header`
   // does once a response is final) would cost every request. A frozen one is copied after all.
+  // HEAD is the exception: Hono answers it with `new Response(null, res)`, and the Node adapter's
+  // light Response then keeps the headers it was built with, so an in-place change would be lost.
+  const inPlace = c.req.method !== "HEAD";
   const set = (name: string, value: string) => {
-    try {
-      c.res.headers.set(name, value);
-    } catch {
-      c.header(name, value);
+    if (inPlace) {
+      try {
+        c.res.headers.set(name, value);
+        return;
+      } catch {
+        // frozen headers: copied below
+      }
     }
+    c.header(name, value);
   };
   set("X-Content-Type-Options", "nosniff");
   if (!/^text\/html/i.test(c.res.headers.get("content-type") ?? "")) return;
