@@ -25,6 +25,9 @@ export interface RuntimeInfo {
   env?: Record<string, string>;
 }
 
+/** The variables through which a runtime tells its handlers where the stand-ins and links are. */
+export const RUNTIME_ENV = /^(AWS_|SST_RESOURCE_|FORGELINE_)/;
+
 export const runtimeInfoFile = (dataDir: string) => join(resolve(dataDir), "runtime.json");
 
 /** The running instance on this data folder, if any, once it serves (a stale file is ignored). */

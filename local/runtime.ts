@@ -14,7 +14,7 @@ import { startSqs, ensureQueues, restoreQueue, type SqsStandIn } from "./sqs.js"
 import { startStepFunctions, type StepFunctionsStandIn, type TaskHandler } from "./stepfunctions.js";
 import { pollQueue, scheduleCron, lambdaContext, type Poller } from "./workers.js";
 import { describeListenError, freePort, listenProblem } from "./ports.js";
-import { acquireInstanceLock } from "./instance-lock.js";
+import { acquireInstanceLock, RUNTIME_ENV } from "./instance-lock.js";
 import { invokedAs, OperatorError } from "./operator-errors.js";
 import { recoverFromPredecessors } from "./recovery.js";
 import { buildLocalApp, loadModule } from "./server.js";
@@ -138,7 +138,7 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
       }
     }
     if (lock) {
-      const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => /^(AWS_|SST_RESOURCE_|FORGELINE_)/.test(k) && !/TOKEN/.test(k))) as Record<string, string>;
+      const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => RUNTIME_ENV.test(k) && !/TOKEN/.test(k))) as Record<string, string>;
       lock.publish({ baseUrl, env });
     }
     // Shut down in order: stop taking requests, let consumers drain, stop stand-ins (what is still

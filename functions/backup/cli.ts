@@ -16,7 +16,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { dataDir, resetInstanceConfig } from "../platform/config.js";
 import { startRuntime } from "../../local/runtime.js";
-import { runningInstance } from "../../local/instance-lock.js";
+import { runningInstance, RUNTIME_ENV } from "../../local/instance-lock.js";
 import { reportFatal } from "../../local/operator-errors.js";
 import { checkNodeVersion } from "../../local/node-version.js";
 import { BackupError } from "./errors.js";
@@ -27,7 +27,6 @@ export interface Instance {
   close(): Promise<void>;
 }
 
-const JOINED_ENV = /^(AWS_|SST_RESOURCE_|FORGELINE_)/;
 
 /** `mustExist`: refuse a data folder that holds no instance (backup/inventory would create one). */
 export async function openInstance(opts: { mustExist: boolean }): Promise<Instance> {
@@ -37,7 +36,7 @@ export async function openInstance(opts: { mustExist: boolean }): Promise<Instan
   const dir = dataDir();
   const running = runningInstance(dir);
   if (running) {
-    for (const [k, v] of Object.entries(running.env)) if (JOINED_ENV.test(k)) process.env[k] = v;
+    for (const [k, v] of Object.entries(running.env)) if (RUNTIME_ENV.test(k)) process.env[k] = v;
     resetInstanceConfig();
     return { how: "joined", describe: `the instance running at ${running.baseUrl} (pid ${running.pid}, data ${dir})`, close: async () => {} };
   }

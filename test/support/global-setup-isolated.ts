@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { TestProject } from "vitest/node";
 import { buildFunctions } from "../../local/isolated/bundle.js";
-import { runningInstance } from "../../local/instance-lock.js";
+import { runningInstance, RUNTIME_ENV } from "../../local/instance-lock.js";
 import { stopChild } from "../../local/child.js";
 import { alive, until } from "./processes.js";
 
@@ -25,7 +25,7 @@ export default async function setup(project: TestProject) {
   await buildFunctions({ outDir: buildDir });
   const token = `glpat-${randomBytes(15).toString("hex")}`;
   // A clean environment: none of this process's runtime settings leak into the other runtime.
-  const inherited = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(AWS_|SST_RESOURCE_|FORGELINE_)/.test(k)));
+  const inherited = Object.fromEntries(Object.entries(process.env).filter(([k]) => !RUNTIME_ENV.test(k)));
   const child = spawn(process.execPath, [join(ROOT, "node_modules/tsx/dist/cli.mjs"), "scripts/start.ts", "--isolated"], {
     cwd: ROOT,
     env: {

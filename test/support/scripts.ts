@@ -4,6 +4,7 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { join, resolve } from "node:path";
+import { RUNTIME_ENV } from "../../local/instance-lock.js";
 
 const root = resolve(import.meta.dirname, "../..");
 
@@ -54,5 +55,5 @@ function spawnScript(script: string, env: Record<string, string | undefined>, ar
  * started here finds its instance as an operator's would, from its data folder.
  */
 function operatorEnvironment(): Record<string, string | undefined> {
-  return Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(AWS_|SST_RESOURCE_|FORGELINE_)/.test(k)));
+  return Object.fromEntries(Object.entries(process.env).filter(([k]) => !RUNTIME_ENV.test(k)));
 }
