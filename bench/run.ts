@@ -4,21 +4,13 @@
  * `cp -r`/`tar`), so the ratios hold on any machine. Prints a Markdown table and writes it to
  * `bench/RESULTS.md` (the README quotes the latest one).
  */
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { startRuntime, defaultLocalConfig } from "../local/runtime.js";
 import { load, stopLoadClient } from "./load.js";
-
-export interface Row {
-  benchmark: string;
-  baseline: string;
-  value: string;
-  baselineValue: string;
-  ratio: number;
-  note?: string;
-}
+import { mergeSubset, tableRow, type Row } from "./results.js";
 
 const fmt = (n: number, digits = 1) => n.toFixed(digits);
 
@@ -93,12 +85,15 @@ async function main() {
   const table = [
     "| benchmark | value | baseline (same run) | baseline value | ratio |",
     "|---|---|---|---|---|",
-    ...rows.map((r) => `| ${r.benchmark} | ${r.value} | ${r.baseline} | ${r.baselineValue} | ${fmt(r.ratio, 2)}×${r.note ? ` (${r.note})` : ""} |`),
+    ...rows.map(tableRow),
   ].join("\n");
   const stamp = `Measured ${new Date().toISOString().slice(0, 10)} on ${(await import("node:os")).cpus().length} cores, Node ${process.version}.`;
   const more = details.filter(Boolean).map((d) => `\n\n${d}`).join("");
   console.log(`\n${table}\n\n${stamp}${more}`);
-  writeFileSync(resolve(import.meta.dirname, "RESULTS.md"), `${table}\n\n${stamp}${more}\n`);
+  const results = resolve(import.meta.dirname, "RESULTS.md");
+  const only = process.env.BENCH_ONLY;
+  const written = only && existsSync(results) ? mergeSubset(readFileSync(results, "utf8"), rows, `${stamp.slice(0, -1)} (\`BENCH_ONLY=${only}\`).`, more) : `${table}\n\n${stamp}${more}\n`;
+  writeFileSync(results, written);
 }
 
 main().then(
