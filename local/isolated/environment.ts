@@ -3,7 +3,8 @@
  * - its links (`linksOf` in stacks/plan.ts), as SST passes them: `SST_RESOURCE_<Name>` JSON;
  * - its variables (`environmentOf`): the ingest URL (locally, this server) and the secret key;
  * - `FORGELINE_CONFIG_JSON` (every function), with the storage paths resolved;
- * - what Lambda's runtime sets: region, credentials, `TZ`, `PATH`;
+ * - what Lambda's runtime sets: region, credentials, `TZ`, `PATH` (and, on a Node older than
+ *   Lambda's, the switch that keeps the AWS SDK's version warning to the runtime's one notice);
  * - an SDK endpoint per service: the stand-in for a linked one, and for an unlinked one a loopback
  *   endpoint that refuses every call as IAM would (`deny.ts`), so nothing can reach past its links.
  * The operator's `FORGELINE_*` tuning settings (FORGELINE_AUTH_CACHE_MS, FORGELINE_MOVE_BATCH_SIZE, …)
@@ -43,6 +44,9 @@ export function functionEnvironment(module: string, kind: FunctionKind, src: Env
     AWS_ENDPOINT_URL_SFN: src.deniedEndpoint,
     FORGELINE_CONFIG_JSON: src.instanceConfigJson,
   };
+  // On a Node older than Lambda's, the runtime has said so once (local/node-version.ts): the SDK in
+  // every function process would otherwise repeat its nine-line warning at each cold start.
+  if (parent.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED) env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = parent.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED;
   for (const [name, value] of Object.entries(parent)) {
     if (value !== undefined && (name === "LOG_LEVEL" || (name.startsWith("FORGELINE_") && !NOT_PASSED.test(name)))) env[name] = value;
   }
