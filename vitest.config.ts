@@ -3,8 +3,8 @@ import { defineConfig } from "vitest/config";
 /**
  * Two projects. "default": every test against one runtime with all functions in one process (the
  * fast mode). "isolated": the suites that prove the product as it deploys — the README walk-through
- * and storage-move procedure, the @sentry/node end to end, the academic permissions table and
- * test/isolated/ — against `npm start -- --isolated`, where each function runs from its Lambda
+ * and storage-move procedure, the @sentry/node end to end, the academic permissions table, the route
+ * matrix and test/isolated/ — against `npm start -- --isolated`, where each function runs from its Lambda
  * bundle in its own process with only its links. Both run in `npm test`.
  */
 const isolatedSuites = [
@@ -13,6 +13,7 @@ const isolatedSuites = [
   "test/moves/readme-procedure.test.ts",
   "test/errortracking/sentry-sdk.test.ts",
   "test/academic/permisos.test.ts",
+  "test/platform/route-matrix.test.ts",
 ];
 
 export default defineConfig({
@@ -28,8 +29,7 @@ export default defineConfig({
           name: "default",
           include: ["test/**/*.test.ts", "functions/**/*.test.ts"],
           // Other languages' clients need the machine's packages: `npm run test:clients`.
-          // FORGELINE_TEST_EXCLUDE (comma-separated globs): files a CI step leaves to another step.
-          exclude: ["test/isolated/**", "test/clients/**", "**/node_modules/**", ...(process.env.FORGELINE_TEST_EXCLUDE?.split(",").filter(Boolean) ?? [])],
+          exclude: ["test/isolated/**", "test/clients/**", "**/node_modules/**"],
           globalSetup: ["test/support/global-setup.ts"],
         },
       },

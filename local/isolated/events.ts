@@ -85,5 +85,16 @@ export function httpApiResponse(result: unknown, requestId: string): Response {
 }
 
 /** API Gateway's answer when the Lambda invocation itself failed (threw, timed out, crashed). */
+/**
+ * Lambda's limit on a synchronous invocation's payload (6 MB, counted as 6,291,456 bytes of event
+ * JSON). API Gateway's own limit is 10 MB, so on AWS a request between the two never reaches the
+ * function, whatever the function's own body limit says.
+ */
+export const LAMBDA_SYNC_PAYLOAD_BYTES = 6 * 1024 * 1024;
+
+/** API Gateway's answer to a request whose event exceeds Lambda's payload limit. */
+export const requestTooLarge = () =>
+  new Response(JSON.stringify({ message: "Request Entity Too Large" }), { status: 413, headers: { "content-type": "application/json" } });
+
 export const internalServerError = () =>
   new Response(JSON.stringify({ message: "Internal Server Error" }), { status: 500, headers: { "content-type": "application/json" } });

@@ -25,6 +25,19 @@ describe("isolated mode", () => {
     expect(res.body).toEqual({ message: "Not Found" });
   });
 
+  it("refuses a body whose event exceeds Lambda's 6 MB payload limit before any function runs, as AWS does", async () => {
+    const admin = await newUser({ admin: true });
+    // 7 MiB: under the functions' own 10 MiB limit, over what Lambda accepts as an invocation.
+    const res = await api("POST", "/api/v4/projects", { token: admin.token, raw: JSON.stringify({ name: "x".repeat(7 * 1024 * 1024) }), headers: { "Content-Type": "application/json" } });
+    expect(res.status).toBe(413);
+    expect(res.body).toEqual({ message: "Request Entity Too Large" });
+    expect(res.headers.get("apigw-requestid")).toBeNull();
+    // Just under the limit, the function answers in GitLab's words (its own validation).
+    const under = await api("POST", "/api/v4/projects", { token: admin.token, raw: JSON.stringify({ name: "x".repeat(5 * 1024 * 1024) }), headers: { "Content-Type": "application/json" } });
+    expect(under.status).toBe(400);
+    expect(under.headers.get("apigw-requestid")).toBeTruthy();
+  });
+
   it("a token revoked through one function stops working on another within FORGELINE_AUTH_CACHE_MS", async () => {
     const user = await newUser();
     // GET /user's function looks the token up and keeps it for up to AUTH_CACHE_MS.
