@@ -5,7 +5,7 @@
 import { describe, it, expect } from "vitest";
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { frameCulprit, parseEvent, parseTimestamp } from "../../functions/errortracking/domain/event.js";
+import { formatParams, frameCulprit, messageOf, parseEvent, parseTimestamp } from "../../functions/errortracking/domain/event.js";
 import { errorIdOf, groupingComponents } from "../../functions/errortracking/domain/grouping.js";
 import { stackTraceEntries } from "../../functions/errortracking/domain/stacktrace.js";
 import { aggregateDeltas, deltasOf, flagsOf } from "../../functions/errortracking/domain/sessions.js";
@@ -121,5 +121,20 @@ describe("cursors and DSNs", () => {
   it("build GitLab's DSN, keeping a relative root and a non-standard port", () => {
     expect(dsnOf("https://gitlab.example.com", "glet_ab", 5)).toBe("https://glet_ab@gitlab.example.com/api/v4/error_tracking/collector/5");
     expect(dsnOf("http://127.0.0.1:3000/gitlab/", "glet_ab", 5, "s3")).toBe("http://glet_ab:s3@127.0.0.1:3000/gitlab/api/v4/error_tracking/collector/5");
+  });
+});
+
+describe("a logentry without `formatted` (sentry-cli's -m/-a, Python's logging)", () => {
+  it("is filled from its params as Relay does, and grouped by its template", () => {
+    expect(messageOf({ logentry: { message: "deploy of %s failed", params: ["api"] } })).toEqual({ text: "deploy of api failed", template: "deploy of %s failed" });
+    expect(formatParams("%(user)s has %d items, 100%%", { user: "ana" })).toBe("%(user)s has %d items, 100%%");
+    expect(formatParams("%(user)s left at %5.2f%%", { user: "ana", x: 1 })).toBe("%(user)s left at %5.2f%%");
+    expect(formatParams("%(user)s left, 100%%", { user: "ana" })).toBe("ana left, 100%");
+    expect(formatParams("%s of %d, %r", ["a", 2, { k: 1 }])).toBe('a of 2, {"k":1}');
+    // Fewer params than placeholders: the template stays as sent.
+    expect(formatParams("%s and %s", ["a"])).toBe("%s and %s");
+    expect(formatParams("no params %s", undefined)).toBe("no params %s");
+    // `formatted`, when sent, wins.
+    expect(messageOf({ logentry: { message: "x %s", params: ["y"], formatted: "as sent" } }).text).toBe("as sent");
   });
 });

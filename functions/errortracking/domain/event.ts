@@ -60,9 +60,34 @@ export function mainException(payload: Obj): Obj | undefined {
 export function messageOf(payload: Obj): { text?: string; template?: string } {
   const m = payload.message;
   const entry = obj(m) ?? obj(payload.logentry);
-  const formatted = str(m) ?? str(entry?.formatted) ?? str(entry?.message);
+  const template = str(entry?.message);
+  const formatted = str(m) ?? str(entry?.formatted) ?? (template !== undefined ? formatParams(template, entry?.params) : undefined);
   // Sentry groups parameterised messages by their template (`"User %s failed"`), not the filled text.
-  return { text: formatted, template: str(entry?.message) ?? formatted };
+  return { text: formatted, template: template ?? formatted };
+}
+
+/** printf-style placeholders as Python's `%` operator reads them: `%s`, `%(name)s`, `%5.2f`, `%%`. */
+const PLACEHOLDER = /%(?:\((\w+)\))?[-#0 +]*\d*(?:\.\d+)?[hlL]?([diouxXeEfFgGcrs%])/g;
+
+/**
+ * The text of a `logentry` sent without `formatted` (sentry-cli's `-m "… %s" -a …`, Python's
+ * logging): Relay fills the template's placeholders from `params` — positional from a list, named
+ * from an object — and keeps the template as it is when they do not match.
+ */
+export function formatParams(template: string, params: unknown): string {
+  if (params === undefined || params === null) return template;
+  let next = 0;
+  let mismatch = false;
+  const text = template.replace(PLACEHOLDER, (whole, name: string | undefined, conversion: string) => {
+    if (conversion === "%") return "%";
+    const value = name !== undefined ? obj(params)?.[name] : Array.isArray(params) ? params[next++] : undefined;
+    if (value === undefined) {
+      mismatch = true;
+      return whole;
+    }
+    return typeof value === "string" ? value : JSON.stringify(value);
+  });
+  return mismatch ? template : text;
 }
 
 const JS_PLATFORMS = new Set(["javascript", "node"]);
