@@ -2,7 +2,7 @@
  * `/<plural>/:id/repository_storage_moves`: the moves of one project, snippet or group, and the POST
  * that schedules one (201 with the `scheduled` record).
  */
-import * as z from "zod";
+import * as z from "zod/mini";
 import { defineEndpoint } from "../../platform/http/endpoint.js";
 import { notFound } from "../../platform/http/errors.js";
 import { idOrPath, pageQuery, positiveInt } from "../../platform/http/params.js";
@@ -52,9 +52,9 @@ export const scheduleContainerStorageMove = (kind: MoveKind) =>
       // GitLab clients (e.g. @gitbeaker/rest) also send the source storage and the container id in the
       // body; GitLab ignores both (the source is the container's current storage), and so do we.
       body: z.object({
-        destination_storage_name: storageName().nullish(),
-        source_storage_name: z.string().max(255).nullish(),
-        [`${kind}_id`]: z.union([z.string().max(512), z.number()]).nullish(),
+        destination_storage_name: z.nullish(storageName()),
+        source_storage_name: z.nullish(z.string().check(z.maxLength(255))),
+        [`${kind}_id`]: z.nullish(z.union([z.string().check(z.maxLength(512)), z.number()])),
       }),
     },
     async ({ c, params, body }) => {

@@ -2,7 +2,7 @@
  * `/<kind>_repository_storage_moves`: every move of a kind, one by id, and the bulk POST that moves
  * every repository of the kind off a storage (202 at once; the work runs in a bulk execution).
  */
-import * as z from "zod";
+import * as z from "zod/mini";
 import { defineEndpoint } from "../../platform/http/endpoint.js";
 import { notFound } from "../../platform/http/errors.js";
 import { pageQuery, positiveInt } from "../../platform/http/params.js";
@@ -64,7 +64,7 @@ export const scheduleStorageMoves = (kind: MoveKind) =>
       access: "write",
       admin: true,
       status: 202,
-      body: z.object({ source_storage_name: storageName(), destination_storage_name: storageName().optional() }),
+      body: z.object({ source_storage_name: storageName(), destination_storage_name: z.optional(storageName()) }),
     },
     async ({ body }) => {
       assertKindAvailable(kind);
