@@ -4,8 +4,10 @@
  */
 import * as z from "zod/mini";
 
+const integer = () => z.number().check(z.int());
+
 export const int = () =>
-  z.pipe(z.union([z.number().check(z.int()), z.pipe(z.string().check(z.regex(/^-?\d+$/)), z.transform(Number))]), z.number().check(z.int()));
+  z.pipe(z.union([integer(), z.pipe(z.string().check(z.regex(/^-?\d+$/)), z.transform(Number))]), integer());
 
 export const positiveInt = () => z.pipe(int(), z.number().check(z.int(), z.positive()));
 
@@ -26,9 +28,10 @@ export function grapeBoolean(raw: unknown): boolean | undefined {
 }
 
 export const bool = () =>
-  z.pipe(z.union([z.boolean(), z.literal(0), z.literal(1), z.string()]).check(
-    z.refine((v) => grapeBoolean(v) !== undefined),
-  ), z.transform((v) => grapeBoolean(v)!));
+  z.pipe(
+    z.union([z.boolean(), z.literal(0), z.literal(1), z.string()]).check(z.refine((v) => grapeBoolean(v) !== undefined)),
+    z.transform((v) => grapeBoolean(v)!),
+  );
 
 /** `:id` of a project/group: an integer id or a URL-encoded full path (`group%2Fproject`). */
 export const idOrPath = () => z.string().check(z.minLength(1), z.maxLength(512));
