@@ -1,20 +1,11 @@
-import type { Context } from "hono";
 import * as z from "zod/mini";
 import { defineEndpoint } from "../../platform/http/endpoint.js";
 import { lambda } from "../../platform/http/lambda.js";
 import { ApiError } from "../../platform/http/errors.js";
 import { saveSetting, settingEntity } from "../../errortracking/domain/settings.js";
-import { listClientKeys } from "../../errortracking/domain/client-keys.js";
-import { clientKeyEntity } from "../../errortracking/http/views.js";
 import { saveThirdParty } from "../../errortracking/thirdparty/settings.js";
 import { maintainedOrNothing, pathParams } from "../ui/project-page.js";
-
-/** The first active key's DSN (GitLab's `gitlab_dsn`); the DSN without its secret part. */
-export async function currentDsn(c: Context, projectId: number): Promise<string> {
-  const keys = await listClientKeys(projectId, 0, 20);
-  const key = keys.items.find((k) => k.active);
-  return key ? clientKeyEntity(c, key).sentry_dsn : "";
-}
+import { currentDsn } from "./current-dsn.js";
 
 const trackerProject = z.object({ slug: z.string().check(z.minLength(1), z.maxLength(255)), name: z.string().check(z.maxLength(255)), organization_slug: z.string().check(z.minLength(1), z.maxLength(255)), organization_name: z.string().check(z.maxLength(255)) });
 

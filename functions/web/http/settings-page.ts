@@ -6,7 +6,7 @@ import { findSetting, integratedOffered } from "../../errortracking/domain/setti
 import { escapeHtml, page } from "../ui/layout.js";
 import { maintainedOrNothing, notFoundPage, pathParams, projectUrlOf } from "../ui/project-page.js";
 import { pageIdentity, signInRedirect } from "./session-page.js";
-import { currentDsn } from "./save-settings.js";
+import { currentDsn } from "./current-dsn.js";
 
 const MASK = "*".repeat(20);
 
