@@ -5,7 +5,8 @@
  * entries by their sha256, headers and padding by `archive_sha256`, the manifest by its own hash.
  */
 import { createHash } from "node:crypto";
-import * as z from "zod";
+import * as z from "zod/mini";
+import "../platform/zod-messages.js";
 import { ArchiveError } from "./errors.js";
 
 export const MANIFEST_PATH = "manifest.json";
@@ -13,25 +14,25 @@ export const FORMAT = "forgeline-backup" as const;
 export const FORMAT_VERSION = 1;
 
 const kind = z.enum(["project", "snippet", "group"]);
-const count = z.number().int().nonnegative();
-const sha = z.string().regex(/^[0-9a-f]{64}$/);
+const count = z.number().check(z.int(), z.nonnegative());
+const sha = z.string().check(z.regex(/^[0-9a-f]{64}$/));
 
 const repositorySchema = z.object({
   kind,
   id: count,
-  storage: z.string().min(1),
-  relative_path: z.string().min(1),
+  storage: z.string().check(z.minLength(1)),
+  relative_path: z.string().check(z.minLength(1)),
   /** Gitaly-style checksum of the refs (see hosting/domain/git/checksum.ts); restore must reproduce it. */
-  checksum: z.string().regex(/^[0-9a-f]{40}$/),
+  checksum: z.string().check(z.regex(/^[0-9a-f]{40}$/)),
   files: count,
   bytes: count,
 });
 
-const entrySchema = z.object({ path: z.string().min(1), type: z.enum(["file", "dir"]), size: count, sha256: z.union([sha, z.literal("")]) });
+const entrySchema = z.object({ path: z.string().check(z.minLength(1)), type: z.enum(["file", "dir"]), size: count, sha256: z.union([sha, z.literal("")]) });
 
 export const manifestSchema = z.object({
   format: z.literal(FORMAT),
-  format_version: z.number().int(),
+  format_version: z.number().check(z.int()),
   created_at: z.string(),
   source: z.object({
     table: z.string(),

@@ -7,27 +7,26 @@
  */
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import * as z from "zod";
+import * as z from "zod/mini";
+import "./zod-messages.js";
 
-const storageName = z.string().regex(/^[a-zA-Z0-9_.-]{1,64}$/, "storage names use letters, digits, _ . -");
+const storageName = z.string().check(z.regex(/^[a-zA-Z0-9_.-]{1,64}$/, "storage names use letters, digits, _ . -"));
 
 const storageSchema = z.discriminatedUnion("kind", [
-  z.object({ kind: z.literal("local"), path: z.string().min(1) }).strict(),
-  z.object({ kind: z.literal("cluster"), replicas: z.array(z.string().min(1)).min(1) }).strict(),
+  z.strictObject({ kind: z.literal("local"), path: z.string().check(z.minLength(1)) }),
+  z.strictObject({ kind: z.literal("cluster"), replicas: z.array(z.string().check(z.minLength(1))).check(z.minLength(1)) }),
 ]);
 
-export const instanceConfigSchema = z
-  .object({
-    /** `hosted` (like GitLab.com) or `self-managed`. Integrated error tracking is offered only when hosted. */
-    offering: z.enum(["self-managed", "hosted"]).default("self-managed"),
-    /** License tier. Group repository moves need `premium` or `ultimate` on a self-managed instance. */
-    tier: z.enum(["free", "premium", "ultimate"]).default("free"),
-    /** Named storages. Each repository lives on exactly one of them. */
-    storages: z.record(storageName, storageSchema),
-    /** Public base URL used in `Link` headers, DSNs and web URLs when a request carries no usable Host. */
-    externalUrl: z.string().url().optional(),
-  })
-  .strict();
+export const instanceConfigSchema = z.strictObject({
+  /** `hosted` (like GitLab.com) or `self-managed`. Integrated error tracking is offered only when hosted. */
+  offering: z._default(z.enum(["self-managed", "hosted"]), "self-managed"),
+  /** License tier. Group repository moves need `premium` or `ultimate` on a self-managed instance. */
+  tier: z._default(z.enum(["free", "premium", "ultimate"]), "free"),
+  /** Named storages. Each repository lives on exactly one of them. */
+  storages: z.record(storageName, storageSchema),
+  /** Public base URL used in `Link` headers, DSNs and web URLs when a request carries no usable Host. */
+  externalUrl: z.optional(z.string().check(z.url())),
+});
 
 export type InstanceConfig = z.infer<typeof instanceConfigSchema>;
 export function dataDir(): string {

@@ -32,6 +32,13 @@ describe("Lambda bundles", () => {
     expect(over, `bare handler ${kib(build.bare.bytes)}, isomorphic-git ${kib(build.gitAlone.bytes)}`).toEqual([]);
   });
 
+  it("validate with zod/mini, never classic zod (its methods cannot be tree-shaken: 70-100 KB a bundle)", () => {
+    const classic = build.functions.filter((fn) => fn.inputs.some((input) => input.includes("node_modules/zod/v4/classic/")));
+    expect(classic.map((fn) => fn.name)).toEqual([]);
+    const mini = build.functions.filter((fn) => fn.inputs.some((input) => input.includes("node_modules/zod/v4/mini/")));
+    expect(mini.length).toBeGreaterThan(100);
+  });
+
   it("carry isomorphic-git only where repositories are read or written, and SDK clients only where used", async () => {
     const { readFileSync } = await import("node:fs");
     const git = build.functions.filter((f) => f.git).map((f) => f.module!);

@@ -5,7 +5,8 @@
  * service without an entry is denied, which may be intended).
  */
 import { pathToFileURL } from "node:url";
-import * as z from "zod";
+import * as z from "zod/mini";
+import "../../platform/zod-messages.js";
 import { nombreDeModelo, referenciasDe, TIPOS_CAMPO, type Modelos } from "../domain/modelos.js";
 import { esquemaRecursosUsuarios, fusionarPermisos, type RecursosUsuarios } from "../domain/permisos.js";
 import { esquemaUsuarios } from "../domain/usuarios.js";
@@ -16,10 +17,9 @@ import type { Recurso, Servicio } from "../domain/doc/tipos.js";
 import type { Descubierto } from "./descubrir.js";
 import type { ErrorBuild } from "./servicios.js";
 
-const regla = z
-  .object({ regla: z.enum(REGLAS), formato: z.string().optional() })
-  .passthrough()
-  .refine((r) => r.regla !== "custom" || esRegex(r.formato), { message: "custom needs a valid regular expression in formato" });
+const regla = z.looseObject({ regla: z.enum(REGLAS), formato: z.optional(z.string()) }).check(
+  z.refine((r) => r.regla !== "custom" || esRegex(r.formato), { message: "custom needs a valid regular expression in formato" }),
+);
 
 function esRegex(formato: string | undefined): boolean {
   try {
@@ -29,26 +29,25 @@ function esRegex(formato: string | undefined): boolean {
   }
 }
 const tipo = z.enum(TIPOS_CAMPO);
-const campo = z
-  .object({
-    type: tipo.optional(),
-    enum: z.array(z.union([z.string(), z.number(), z.boolean()])).optional(),
-    format: z.string().optional(),
-    description: z.string().optional(),
-    readOnly: z.boolean().optional(),
-    default: z.unknown().optional(),
-    $ref: z.string().optional(),
-    items: z.object({ type: tipo.optional(), $ref: z.string().optional() }).strict().optional(),
-    _validar: z.array(regla).optional(),
-  })
-  .strict()
-  .refine((c) => c.type !== "array" || c.items !== undefined, { message: 'an array field needs items ({ type } or { $ref })' })
-  .refine((c) => c.$ref === undefined || c.type === undefined, { message: "a $ref field takes no type (the referenced model is its type)" });
-const esquemaModelos = z.record(z.string().regex(/^\w+$/), z.record(z.string().regex(/^\w+$/), campo));
+const campo = z.strictObject({
+  type: z.optional(tipo),
+  enum: z.optional(z.array(z.union([z.string(), z.number(), z.boolean()]))),
+  format: z.optional(z.string()),
+  description: z.optional(z.string()),
+  readOnly: z.optional(z.boolean()),
+  default: z.optional(z.unknown()),
+  $ref: z.optional(z.string()),
+  items: z.optional(z.strictObject({ type: z.optional(tipo), $ref: z.optional(z.string()) })),
+  _validar: z.optional(z.array(regla)),
+}).check(
+  z.refine((c) => c.type !== "array" || c.items !== undefined, { message: 'an array field needs items ({ type } or { $ref })' }),
+  z.refine((c) => c.$ref === undefined || c.type === undefined, { message: "a $ref field takes no type (the referenced model is its type)" }),
+);
+const esquemaModelos = z.record(z.string().check(z.regex(/^\w+$/)), z.record(z.string().check(z.regex(/^\w+$/)), campo));
 
 const cargar = async (archivo: string) => (await import(/* @vite-ignore */ pathToFileURL(archivo).href)) as Record<string, unknown>;
 /** `path: message` per issue; a bad record key reports what the key should look like. */
-const mensajeZod = (e: z.ZodError) =>
+const mensajeZod = (e: z.core.$ZodError) =>
   e.issues
     .map((i) => {
       const interno = i.code === "invalid_key" ? i.issues[0]?.message : undefined;

@@ -12,7 +12,7 @@
  * - `page`: read only when there is a limit; a non-numeric page is ignored (as in the original); a
  *   number is truncated and must be ≥ 1 (pages start at 1).
  */
-import * as z from "zod";
+import * as z from "zod/mini";
 import { comparar } from "./comparar.js";
 import { cumple, parsearFiltro, type Filtro } from "./filtros.js";
 import { mensajeParametroInvalido } from "./errores.js";
@@ -78,9 +78,9 @@ const blanco = (v: string | undefined): v is undefined => v === undefined || v.t
 
 /** The zod schema of a service's query string: declared parameters only (others are ignored). */
 export function esquemaDeConsulta(params: readonly ParamQuery[]) {
-  return z.record(z.string(), z.string()).transform((q, ctx): Consulta => {
+  return z.pipe(z.record(z.string(), z.string()), z.transform((q, ctx): Consulta => {
     const consulta: Consulta = { filtros: [], orden: [] };
-    const fallar = (nombre: string, mensaje: string) => ctx.addIssue({ code: "custom", path: [nombre], message: mensaje });
+    const fallar = (nombre: string, mensaje: string) => ctx.issues.push({ code: "custom", path: [nombre], message: mensaje, input: q });
     const limite = params.find((p) => p.nombre === "limit");
     const pagina = params.find((p) => p.nombre === "page");
     // Only an absent limit takes the default: `limit=` asks for no limit, as in the original.
@@ -111,7 +111,7 @@ export function esquemaDeConsulta(params: readonly ParamQuery[]) {
       }
     }
     return consulta;
-  });
+  }));
 }
 
 export type Acceso<T> = (fila: T, campo: string) => unknown;

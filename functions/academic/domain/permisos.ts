@@ -10,7 +10,7 @@
  *
  * A list may name groups (`@admin`, which is what `usuarios_admin` holds) or single API users.
  */
-import * as z from "zod";
+import * as z from "zod/mini";
 import { METODOS, type Metodo } from "./doc/tipos.js";
 
 /** Administrators (group `admin` in the users file). */
@@ -20,12 +20,14 @@ export const usuarios_verificador: readonly string[] = ["@verificador"];
 
 export type RecursosUsuarios = Record<string, Partial<Record<Metodo, { usuarios: readonly string[] }>>>;
 
-const patron = z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*(\/id(\/[a-z0-9]+(-[a-z0-9]+)*)?)?$/, "a path pattern like aulas-uni, aulas-uni/id or docentes-uni/id/comisiones");
-const entrada = z.object({ usuarios: z.array(z.string().regex(/^@?[\w.-]+$/, "user or @group names")) }).strict();
+const patron = z.string().check(
+  z.regex(/^[a-z0-9]+(-[a-z0-9]+)*(\/id(\/[a-z0-9]+(-[a-z0-9]+)*)?)?$/, "a path pattern like aulas-uni, aulas-uni/id or docentes-uni/id/comisiones"),
+);
+const entrada = z.strictObject({ usuarios: z.array(z.string().check(z.regex(/^@?[\w.-]+$/, "user or @group names"))) });
 
 export const esquemaRecursosUsuarios = z.record(
   patron,
-  z.object(Object.fromEntries(METODOS.map((m) => [m, entrada.optional()])) as Record<Metodo, z.ZodOptional<typeof entrada>>).strict(),
+  z.strictObject(Object.fromEntries(METODOS.map((m) => [m, z.optional(entrada)])) as Record<Metodo, z.ZodMiniOptional<typeof entrada>>),
 );
 
 /** `/aulas-uni/{id_aula}` → `aulas-uni/id`. */

@@ -10,22 +10,20 @@
  * passes its own users). Entries marked `solo_desarrollo` are refused when running on AWS Lambda.
  */
 import { createHash, randomBytes, scryptSync, timingSafeEqual } from "node:crypto";
-import * as z from "zod";
+import * as z from "zod/mini";
 import type { Identidad } from "./permisos.js";
 
 const HASH = /^scrypt\$\d+\$\d+\$\d+\$[A-Za-z0-9+/=]+\$[A-Za-z0-9+/=]+$|^sha256\$[0-9a-f]{64}$/;
 const COMO_HASHEAR = "a hash (scrypt$… or sha256$…) made with `npx tsx functions/academic/build/hash.ts <secret>`, never the secret itself";
 
 export const esquemaUsuarios = z.array(
-  z
-    .object({
-      usuario: z.string().regex(/^[\w.-]{1,64}$/),
-      grupos: z.array(z.string().regex(/^[\w.-]+$/)),
-      password: z.string().regex(HASH, COMO_HASHEAR).optional(),
-      api_key: z.string().regex(HASH, COMO_HASHEAR).optional(),
-      solo_desarrollo: z.boolean().optional(),
-    })
-    .strict(),
+  z.strictObject({
+    usuario: z.string().check(z.regex(/^[\w.-]{1,64}$/)),
+    grupos: z.array(z.string().check(z.regex(/^[\w.-]+$/))),
+    password: z.optional(z.string().check(z.regex(HASH, COMO_HASHEAR))),
+    api_key: z.optional(z.string().check(z.regex(HASH, COMO_HASHEAR))),
+    solo_desarrollo: z.optional(z.boolean()),
+  }),
 );
 
 export type UsuarioApi = z.infer<typeof esquemaUsuarios>[number];

@@ -7,7 +7,7 @@
  * digit and numeric strings, like the `int` and `numerico` rules), a `$ref` field is validated
  * against the referenced model (errors keyed `edificio.nombre`), and `readOnly` fields are dropped.
  */
-import * as z from "zod";
+import * as z from "zod/mini";
 import { nombreDeModelo, tipoSwagger, type Modelo, type Modelos, type Registro } from "./modelos.js";
 
 export type Regla =
@@ -197,14 +197,14 @@ export function validar(datos: Registro, modelo: Modelo, modelos: Modelos): { ok
  * the field (`path: [campo]`) and the SIU message, so `detalleDeIssues` rebuilds the envelope's detalle.
  */
 export function esquemaDeCuerpo(modelo: Modelo, modelos: Modelos) {
-  return z.record(z.string(), z.unknown()).transform((datos, ctx) => {
+  return z.pipe(z.record(z.string(), z.unknown()), z.transform((datos, ctx) => {
     const r = validar(datos, modelo, modelos);
     if (r.ok) return r.datos;
     for (const [campo, mensajes] of Object.entries(r.detalle)) {
-      for (const message of mensajes) ctx.addIssue({ code: "custom", path: [campo], message });
+      for (const message of mensajes) ctx.issues.push({ code: "custom", path: [campo], message, input: datos });
     }
     return z.NEVER;
-  });
+  }));
 }
 
 export function detalleDeIssues(issues: readonly z.core.$ZodIssue[]): Detalle {

@@ -4,7 +4,8 @@
  * it built into the HTTP response.
  */
 import type { Context } from "hono";
-import * as z from "zod";
+import * as z from "zod/mini";
+import "../../platform/zod-messages.js";
 import { log } from "../../platform/log.js";
 import { rest_error, mensajeParametroInvalido } from "../domain/errores.js";
 import { esquemaDeConsulta } from "../domain/consulta.js";
@@ -17,9 +18,12 @@ import { Respuesta } from "../runtime/respuesta.js";
 import { modelosDeRecurso, type RegistroGenerado } from "../runtime/registro.js";
 
 const valorDeRuta = (nombre: string) =>
-  z.string().min(1, mensajeParametroInvalido(nombre, "No puede ser vacío")).max(128, mensajeParametroInvalido(nombre, "Es demasiado largo (máximo 128 caracteres)"));
+  z.string().check(
+    z.minLength(1, mensajeParametroInvalido(nombre, "No puede ser vacío")),
+    z.maxLength(128, mensajeParametroInvalido(nombre, "Es demasiado largo (máximo 128 caracteres)")),
+  );
 
-function primerMensaje(err: z.ZodError): string {
+function primerMensaje(err: z.core.$ZodError): string {
   return err.issues[0]?.message ?? "Pedido inválido";
 }
 

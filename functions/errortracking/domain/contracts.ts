@@ -8,7 +8,7 @@
  * | error tracking setting      | PROJECT#<projectId>          | ETSETTING | `ErrorTrackingSetting`                      |
  * | client key                  | ETKEY#<public_key>           | ETKEY     | `ClientKeyRecord`; gsi1 = keys of a project  |
  */
-import * as z from "zod";
+import * as z from "zod/mini";
 import { pad } from "../../platform/db/table.js";
 
 export const settingKey = (projectId: number) => ({ pk: `PROJECT#${projectId}`, sk: "ETSETTING" });
@@ -43,9 +43,9 @@ export interface ClientKeyRecord {
 /** What the ingest function puts on the queue: one message per accepted event or session update. */
 export const ingestMessageSchema = z.object({
   /** 32 lowercase hex characters: the SDK's `event_id`, or one generated at ingest. Idempotency key. */
-  eventId: z.string().regex(/^[0-9a-f]{32}$/),
-  projectId: z.number().int().positive(),
-  keyId: z.number().int().positive(),
+  eventId: z.string().check(z.regex(/^[0-9a-f]{32}$/)),
+  projectId: z.number().check(z.int(), z.positive()),
+  keyId: z.number().check(z.int(), z.positive()),
   /** ISO time the ingest function accepted it. */
   receivedAt: z.string(),
   kind: z.enum(["event", "session"]),

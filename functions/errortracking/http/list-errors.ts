@@ -1,4 +1,4 @@
-import * as z from "zod";
+import * as z from "zod/mini";
 import { defineEndpoint } from "../../platform/http/endpoint.js";
 import { lambda } from "../../platform/http/lambda.js";
 import { ApiError } from "../../platform/http/errors.js";
@@ -22,7 +22,7 @@ export const endpoint = defineEndpoint(
     summary: "List a project's errors (UI JSON)",
     access: "read",
     params: z.object(uiPathParams),
-    query: z.object({ search_term: z.string().max(200).optional(), sort: z.string().optional(), cursor: z.string().max(2000).optional(), issue_status: z.string().optional() }),
+    query: z.object({ search_term: z.optional(z.string().check(z.maxLength(200))), sort: z.optional(z.string()), cursor: z.optional(z.string().check(z.maxLength(2000))), issue_status: z.optional(z.string()) }),
   },
   async ({ c, principal, params, query }) => {
     const { project, setting, tracker } = await uiProject(c, principal, params, READ_LEVEL);

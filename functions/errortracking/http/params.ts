@@ -1,5 +1,5 @@
 /** Request parameters shared by the error-tracking routes. */
-import * as z from "zod";
+import * as z from "zod/mini";
 import { grapeBoolean, idOrPath, positiveInt } from "../../platform/http/params.js";
 import { paramError } from "../../platform/http/errors.js";
 
@@ -35,15 +35,12 @@ export function grapeBooleans<K extends string>(body: Record<string, unknown>, s
  * the same at each position so both route shapes coexist on API Gateway.
  */
 export const uiPathParams = {
-  p1: z.string().min(1).max(255),
-  p2: z.string().min(1).max(255),
-  p3: z.string().min(1).max(255).optional(),
+  p1: z.string().check(z.minLength(1), z.maxLength(255)),
+  p2: z.string().check(z.minLength(1), z.maxLength(255)),
+  p3: z.optional(z.string().check(z.minLength(1), z.maxLength(255))),
 };
 
 export const projectPathOf = (p: { p1: string; p2: string; p3?: string }) => [p.p1, p.p2, p.p3].filter(Boolean).join("/");
 
 /** `123` or `123.json` (the UI's PUT URL carries the format suffix in the id segment). */
-export const issueIdParam = z
-  .string()
-  .regex(/^\d{1,16}(\.json)?$/, "is invalid")
-  .transform((s) => Number(s.replace(/\.json$/, "")));
+export const issueIdParam = z.pipe(z.string().check(z.regex(/^\d{1,16}(\.json)?$/, "is invalid")), z.transform((s) => Number(s.replace(/\.json$/, ""))));

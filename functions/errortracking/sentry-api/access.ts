@@ -1,5 +1,5 @@
 /** Who may use the offered tracker API, and how its projects and issues are found. */
-import * as z from "zod";
+import * as z from "zod/mini";
 import { ApiError } from "../../platform/http/errors.js";
 import type { Principal } from "../../identity/domain/auth.js";
 import { listAllProjects, listVisibleProjects, fullPathOf, type Project } from "../../hosting/domain/projects.js";
@@ -21,7 +21,7 @@ export function trackerUser(principal: Principal | undefined, write: boolean): P
 export const orgSlugOf = (p: Project) => p.namespace.fullPath.replace(/\//g, "~");
 export const fullPathFromSlugs = (org: string, proj: string) => `${org.replace(/~/g, "/")}/${proj}`;
 
-export const issueIdParams = z.object({ issue_id: z.string().regex(/^\d{1,16}$/) });
+export const issueIdParams = z.object({ issue_id: z.string().check(z.regex(/^\d{1,16}$/)) });
 
 /** A project of the caller with integrated tracking on (404 otherwise, as every refusal). */
 export async function trackedProject(principal: Principal, fullPath: string, minLevel: number = READ_LEVEL): Promise<Project> {

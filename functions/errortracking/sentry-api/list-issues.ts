@@ -1,4 +1,4 @@
-import * as z from "zod";
+import * as z from "zod/mini";
 import { defineEndpoint } from "../../platform/http/endpoint.js";
 import { lambda } from "../../platform/http/lambda.js";
 import { publicUrl } from "../../platform/http/pagination.js";
@@ -26,8 +26,8 @@ export const endpoint = defineEndpoint(
   {
     summary: "Tracker API: list a project's issues",
     access: "public",
-    params: z.object({ org: z.string().max(500), proj: z.string().max(255) }),
-    query: z.object({ query: z.string().max(500).optional(), sort: z.string().optional(), limit: z.string().optional(), cursor: z.string().max(2000).optional(), statsPeriod: z.string().optional() }),
+    params: z.object({ org: z.string().check(z.maxLength(500)), proj: z.string().check(z.maxLength(255)) }),
+    query: z.object({ query: z.optional(z.string().check(z.maxLength(500))), sort: z.optional(z.string()), limit: z.optional(z.string()), cursor: z.optional(z.string().check(z.maxLength(2000))), statsPeriod: z.optional(z.string()) }),
   },
   async ({ c, principal, params, query }) => {
     const project = await trackedProject(trackerUser(principal, false), fullPathFromSlugs(params.org, params.proj));

@@ -1,4 +1,4 @@
-import * as z from "zod";
+import * as z from "zod/mini";
 import { defineEndpoint } from "../../platform/http/endpoint.js";
 import { lambda } from "../../platform/http/lambda.js";
 import { bool } from "../../platform/http/params.js";
@@ -9,17 +9,15 @@ import { fullPathOf } from "../domain/projects.js";
 import { projectParams } from "./schemas.js";
 import { writableProject } from "./repository-access.js";
 
-const action = z
-  .object({
-    action: z.enum(["create", "update", "delete", "move", "chmod"]),
-    file_path: z.string().min(1).max(4096),
-    previous_path: z.string().min(1).max(4096).optional(),
-    content: z.string().optional(),
-    encoding: z.enum(["text", "base64"]).optional(),
-    execute_filemode: bool().optional(),
-    last_commit_id: z.string().max(64).optional(),
-  })
-  .strict();
+const action = z.strictObject({
+  action: z.enum(["create", "update", "delete", "move", "chmod"]),
+  file_path: z.string().check(z.minLength(1), z.maxLength(4096)),
+  previous_path: z.optional(z.string().check(z.minLength(1), z.maxLength(4096))),
+  content: z.optional(z.string()),
+  encoding: z.optional(z.enum(["text", "base64"])),
+  execute_filemode: z.optional(bool()),
+  last_commit_id: z.optional(z.string().check(z.maxLength(64))),
+});
 
 /**
  * Developer+. Goes through the one repository write path: refused with 409 and GitLab's read-only
@@ -32,14 +30,14 @@ export const endpoint = defineEndpoint(
     status: 201,
     params: projectParams,
     body: z.object({
-      branch: z.string().min(1).max(255),
-      commit_message: z.string().min(1).max(100_000),
-      start_branch: z.string().min(1).max(255).optional(),
-      actions: z.array(action).min(1).max(1000),
-      author_email: z.string().email().optional(),
-      author_name: z.string().max(255).optional(),
-      force: bool().optional(),
-      stats: bool().optional(),
+      branch: z.string().check(z.minLength(1), z.maxLength(255)),
+      commit_message: z.string().check(z.minLength(1), z.maxLength(100_000)),
+      start_branch: z.optional(z.string().check(z.minLength(1), z.maxLength(255))),
+      actions: z.array(action).check(z.minLength(1), z.maxLength(1000)),
+      author_email: z.optional(z.string().check(z.email())),
+      author_name: z.optional(z.string().check(z.maxLength(255))),
+      force: z.optional(bool()),
+      stats: z.optional(bool()),
     }),
   },
   async ({ c, principal, params, body }) => {

@@ -1,4 +1,4 @@
-import * as z from "zod";
+import * as z from "zod/mini";
 import { defineEndpoint } from "../../platform/http/endpoint.js";
 import { lambda } from "../../platform/http/lambda.js";
 import { positiveInt } from "../../platform/http/params.js";
@@ -13,11 +13,11 @@ export const endpoint = defineEndpoint(
     access: "write",
     status: 201,
     body: z.object({
-      name: z.string().min(1).max(255),
+      name: z.string().check(z.minLength(1), z.maxLength(255)),
       path: pathSegment,
-      description: z.string().max(2000).optional(),
-      visibility: visibility.optional(),
-      parent_id: positiveInt().optional(),
+      description: z.optional(z.string().check(z.maxLength(2000))),
+      visibility: z.optional(visibility),
+      parent_id: z.optional(positiveInt()),
     }),
   },
   async ({ c, principal, body }) => {

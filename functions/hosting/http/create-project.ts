@@ -1,4 +1,4 @@
-import * as z from "zod";
+import * as z from "zod/mini";
 import { defineEndpoint } from "../../platform/http/endpoint.js";
 import { lambda } from "../../platform/http/lambda.js";
 import { bool, int } from "../../platform/http/params.js";
@@ -15,13 +15,13 @@ export const endpoint = defineEndpoint(
     access: "write",
     status: 201,
     body: z.object({
-      name: z.string().min(1).max(255).optional(),
-      path: pathSegment.optional(),
-      namespace_id: z.union([int(), z.string().max(255)]).optional(),
-      description: z.string().max(2000).optional(),
-      visibility: visibility.optional(),
-      initialize_with_readme: bool().optional(),
-      default_branch: z.string().regex(/^[A-Za-z0-9._\/-]{1,255}$/).optional(),
+      name: z.optional(z.string().check(z.minLength(1), z.maxLength(255))),
+      path: z.optional(pathSegment),
+      namespace_id: z.optional(z.union([int(), z.string().check(z.maxLength(255))])),
+      description: z.optional(z.string().check(z.maxLength(2000))),
+      visibility: z.optional(visibility),
+      initialize_with_readme: z.optional(bool()),
+      default_branch: z.optional(z.string().check(z.regex(/^[A-Za-z0-9._\/-]{1,255}$/))),
       ...featureFields,
     }),
   },

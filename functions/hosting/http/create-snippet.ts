@@ -1,4 +1,4 @@
-import * as z from "zod";
+import * as z from "zod/mini";
 import { defineEndpoint } from "../../platform/http/endpoint.js";
 import { lambda } from "../../platform/http/lambda.js";
 import { paramError } from "../../platform/http/errors.js";
@@ -6,7 +6,7 @@ import { createSnippet } from "../domain/snippets.js";
 import { visibility } from "./schemas.js";
 import { renderSnippet } from "./snippet-common.js";
 
-const file = z.object({ file_path: z.string().min(1).max(4096), content: z.string() }).strict();
+const file = z.strictObject({ file_path: z.string().check(z.minLength(1), z.maxLength(4096)), content: z.string() });
 
 /**
  * Any user with `api` scope. `files` is the current form; the legacy `file_name` + `content` pair
@@ -18,12 +18,12 @@ export const endpoint = defineEndpoint(
     access: "write",
     status: 201,
     body: z.object({
-      title: z.string().min(1).max(255),
-      description: z.string().max(100_000).optional(),
-      visibility: visibility.optional(),
-      files: z.array(file).min(1).max(100).optional(),
-      file_name: z.string().min(1).max(4096).optional(),
-      content: z.string().optional(),
+      title: z.string().check(z.minLength(1), z.maxLength(255)),
+      description: z.optional(z.string().check(z.maxLength(100_000))),
+      visibility: z.optional(visibility),
+      files: z.optional(z.array(file).check(z.minLength(1), z.maxLength(100))),
+      file_name: z.optional(z.string().check(z.minLength(1), z.maxLength(4096))),
+      content: z.optional(z.string()),
     }),
   },
   async ({ c, principal, body }) => {

@@ -1,4 +1,4 @@
-import * as z from "zod";
+import * as z from "zod/mini";
 import { defineEndpoint } from "../../platform/http/endpoint.js";
 import { lambda } from "../../platform/http/lambda.js";
 import { createPage } from "../domain/wikis.js";
@@ -11,7 +11,7 @@ export const endpoint = defineEndpoint(
     access: "write",
     status: 201,
     params: wikiParams,
-    body: z.object({ title: wikiTitle, content: z.string(), format: wikiFormat.optional() }),
+    body: z.object({ title: wikiTitle, content: z.string(), format: z.optional(wikiFormat) }),
   },
   async ({ principal, params, body }) => {
     const group = await writableWikiGroup(principal, params.id);

@@ -1,4 +1,4 @@
-import * as z from "zod";
+import * as z from "zod/mini";
 import { defineEndpoint } from "../../platform/http/endpoint.js";
 import { lambda } from "../../platform/http/lambda.js";
 import { pageQuery } from "../../platform/http/params.js";
@@ -11,7 +11,7 @@ import { projectParams } from "./schemas.js";
 import { readableProject } from "./repository-access.js";
 
 export const endpoint = defineEndpoint(
-  { summary: "List commits", access: "read", params: projectParams, query: z.object({ ...pageQuery, ref_name: z.string().max(255).optional() }) },
+  { summary: "List commits", access: "read", params: projectParams, query: z.object({ ...pageQuery, ref_name: z.optional(z.string().check(z.maxLength(255))) }) },
   async ({ c, principal, params, query }) => {
     const project = await readableProject(principal, params.id);
     const page = pageRequest(query);

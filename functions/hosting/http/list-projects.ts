@@ -1,4 +1,4 @@
-import * as z from "zod";
+import * as z from "zod/mini";
 import { defineEndpoint } from "../../platform/http/endpoint.js";
 import { lambda } from "../../platform/http/lambda.js";
 import { bool, pageQuery } from "../../platform/http/params.js";
@@ -16,7 +16,7 @@ export const endpoint = defineEndpoint(
   {
     summary: "List projects",
     access: "public",
-    query: z.object({ ...pageQuery, repository_storage: z.string().max(64).optional(), membership: bool().optional() }),
+    query: z.object({ ...pageQuery, repository_storage: z.optional(z.string().check(z.maxLength(64))), membership: z.optional(bool()) }),
   },
   async ({ c, principal, query }) => {
     const page = pageRequest(query);

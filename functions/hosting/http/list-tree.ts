@@ -1,4 +1,4 @@
-import * as z from "zod";
+import * as z from "zod/mini";
 import { defineEndpoint } from "../../platform/http/endpoint.js";
 import { lambda } from "../../platform/http/lambda.js";
 import { bool, pageQuery } from "../../platform/http/params.js";
@@ -14,7 +14,7 @@ export const endpoint = defineEndpoint(
     summary: "List a repository tree",
     access: "read",
     params: projectParams,
-    query: z.object({ ...pageQuery, path: z.string().max(4096).optional(), ref: z.string().max(255).optional(), recursive: bool().optional() }),
+    query: z.object({ ...pageQuery, path: z.optional(z.string().check(z.maxLength(4096))), ref: z.optional(z.string().check(z.maxLength(255))), recursive: z.optional(bool()) }),
   },
   async ({ c, principal, params, query }) => {
     const project = await readableProject(principal, params.id);

@@ -1,5 +1,5 @@
 /** Shared behaviour of the project and group member routes. */
-import * as z from "zod";
+import * as z from "zod/mini";
 import type { Context } from "hono";
 import { positiveInt } from "../../platform/http/params.js";
 import { pageRequest, setPageHeaders } from "../../platform/http/pagination.js";
@@ -13,8 +13,8 @@ import { addMember, listMembers, memberView, removeMember, type MemberKind } fro
 
 export const addMemberBody = z.object({
   user_id: positiveInt(),
-  access_level: positiveInt().pipe(z.union(ACCESS_LEVELS.map((l) => z.literal(l)) as [z.ZodLiteral<10>, z.ZodLiteral<20>, z.ZodLiteral<30>, z.ZodLiteral<40>, z.ZodLiteral<50>])),
-  expires_at: z.iso.date().optional(),
+  access_level: z.pipe(positiveInt(), z.union(ACCESS_LEVELS.map((l) => z.literal(l)) as [z.ZodMiniLiteral<10>, z.ZodMiniLiteral<20>, z.ZodMiniLiteral<30>, z.ZodMiniLiteral<40>, z.ZodMiniLiteral<50>])),
+  expires_at: z.optional(z.iso.date()),
 });
 
 async function container(kind: MemberKind, principal: Principal | undefined, id: string) {

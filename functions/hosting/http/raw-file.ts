@@ -1,4 +1,4 @@
-import * as z from "zod";
+import * as z from "zod/mini";
 import { defineEndpoint } from "../../platform/http/endpoint.js";
 import { lambda } from "../../platform/http/lambda.js";
 import { idOrPath } from "../../platform/http/params.js";
@@ -12,8 +12,8 @@ export const endpoint = defineEndpoint(
   {
     summary: "Raw file content",
     access: "read",
-    params: z.object({ id: idOrPath(), file_path: z.string().min(1).max(4096) }),
-    query: z.object({ ref: z.string().max(255).optional() }),
+    params: z.object({ id: idOrPath(), file_path: z.string().check(z.minLength(1), z.maxLength(4096)) }),
+    query: z.object({ ref: z.optional(z.string().check(z.maxLength(255))) }),
   },
   async ({ c, principal, params, query }) => {
     const project = await readableProject(principal, params.id);

@@ -1,5 +1,5 @@
 /** Request schemas shared by the hosting routes. */
-import * as z from "zod";
+import * as z from "zod/mini";
 import { idOrPath, positiveInt } from "../../platform/http/params.js";
 import { FEATURES, type Feature, type FeatureLevel } from "../domain/projects.js";
 
@@ -9,19 +9,19 @@ export const projectParams = z.object({ id: idOrPath() });
 export const groupParams = z.object({ id: idOrPath() });
 export const memberParams = z.object({ id: idOrPath(), user_id: positiveInt() });
 /** GitLab paths: letters, digits, `_`, `-`, `.`; not starting with `-`/`.`, not ending in `.git`/`.atom`. */
-export const pathSegment = z
-  .string()
-  .min(1)
-  .max(255)
-  .regex(/^[a-zA-Z0-9_][a-zA-Z0-9_.-]*$/, "can contain only letters, digits, '_', '-' and '.'")
-  .refine((p) => !/\.(git|atom)$/.test(p), "cannot end in .git or .atom");
+export const pathSegment = z.string().check(
+  z.minLength(1),
+  z.maxLength(255),
+  z.regex(/^[a-zA-Z0-9_][a-zA-Z0-9_.-]*$/, "can contain only letters, digits, '_', '-' and '.'"),
+  z.refine((p) => !/\.(git|atom)$/.test(p), "cannot end in .git or .atom"),
+);
 
 export function slugify(name: string): string {
   return name.trim().toLowerCase().replace(/[^a-z0-9_.-]+/g, "-").replace(/^[-.]+|[-.]+$/g, "").slice(0, 255) || "project";
 }
 
 /** `issues_access_level`, `monitor_access_level`, …: every project feature setting, all optional. */
-export const featureFields = Object.fromEntries(FEATURES.map((f) => [f, featureLevel.optional()])) as Record<Feature, z.ZodOptional<typeof featureLevel>>;
+export const featureFields = Object.fromEntries(FEATURES.map((f) => [f, z.optional(featureLevel)])) as Record<Feature, z.ZodMiniOptional<typeof featureLevel>>;
 
 /** The feature settings a request actually set. */
 export function chosenFeatures(body: Partial<Record<Feature, FeatureLevel>>): Partial<Record<Feature, FeatureLevel>> {

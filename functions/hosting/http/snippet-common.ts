@@ -1,6 +1,6 @@
 /** Shared by the snippet routes: path parameters and the rendered entity. */
 import type { Context } from "hono";
-import * as z from "zod";
+import * as z from "zod/mini";
 import { positiveInt } from "../../platform/http/params.js";
 import { baseUrl } from "../../platform/http/urls.js";
 import type { Principal } from "../../identity/domain/auth.js";

@@ -1,4 +1,4 @@
-import * as z from "zod";
+import * as z from "zod/mini";
 import { defineEndpoint } from "../../platform/http/endpoint.js";
 import { lambda } from "../../platform/http/lambda.js";
 import { notFound } from "../../platform/http/errors.js";
@@ -11,7 +11,7 @@ export const endpoint = defineEndpoint(
   {
     summary: "Raw content of one snippet file at a ref",
     access: "read",
-    params: z.object({ id: positiveInt(), ref: z.string().min(1).max(255), file_path: z.string().min(1).max(4096) }),
+    params: z.object({ id: positiveInt(), ref: z.string().check(z.minLength(1), z.maxLength(255)), file_path: z.string().check(z.minLength(1), z.maxLength(4096)) }),
   },
   async ({ c, principal, params }) => {
     const { snippet } = await visibleSnippet(principal, params.id);

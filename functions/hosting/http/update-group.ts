@@ -1,4 +1,4 @@
-import * as z from "zod";
+import * as z from "zod/mini";
 import { defineEndpoint } from "../../platform/http/endpoint.js";
 import { lambda } from "../../platform/http/lambda.js";
 import { baseUrl } from "../../platform/http/urls.js";
@@ -13,7 +13,7 @@ export const endpoint = defineEndpoint(
     summary: "Update a group",
     access: "write",
     params: groupParams,
-    body: z.object({ name: z.string().min(1).max(255).optional(), description: z.string().max(2000).optional(), visibility: visibility.optional() }),
+    body: z.object({ name: z.optional(z.string().check(z.minLength(1), z.maxLength(255))), description: z.optional(z.string().check(z.maxLength(2000))), visibility: z.optional(visibility) }),
   },
   async ({ c, principal, params, body }) => {
     const { group, level } = await visibleGroup(principal, params.id);

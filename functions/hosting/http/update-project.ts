@@ -1,4 +1,4 @@
-import * as z from "zod";
+import * as z from "zod/mini";
 import { defineEndpoint } from "../../platform/http/endpoint.js";
 import { lambda } from "../../platform/http/lambda.js";
 import { baseUrl } from "../../platform/http/urls.js";
@@ -15,10 +15,10 @@ export const endpoint = defineEndpoint(
     access: "write",
     params: projectParams,
     body: z.object({
-      name: z.string().min(1).max(255).optional(),
-      description: z.string().max(2000).optional(),
-      visibility: visibility.optional(),
-      default_branch: z.string().regex(/^[A-Za-z0-9._\/-]{1,255}$/).optional(),
+      name: z.optional(z.string().check(z.minLength(1), z.maxLength(255))),
+      description: z.optional(z.string().check(z.maxLength(2000))),
+      visibility: z.optional(visibility),
+      default_branch: z.optional(z.string().check(z.regex(/^[A-Za-z0-9._\/-]{1,255}$/))),
       ...featureFields,
     }),
   },

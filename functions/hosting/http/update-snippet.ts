@@ -1,4 +1,4 @@
-import * as z from "zod";
+import * as z from "zod/mini";
 import { defineEndpoint } from "../../platform/http/endpoint.js";
 import { lambda } from "../../platform/http/lambda.js";
 import { paramError } from "../../platform/http/errors.js";
@@ -6,14 +6,12 @@ import { updateSnippet, writableSnippet } from "../domain/snippets.js";
 import { visibility } from "./schemas.js";
 import { renderSnippet, snippetParams } from "./snippet-common.js";
 
-const action = z
-  .object({
-    action: z.enum(["create", "update", "delete", "move"]),
-    file_path: z.string().min(1).max(4096),
-    previous_path: z.string().min(1).max(4096).optional(),
-    content: z.string().optional(),
-  })
-  .strict();
+const action = z.strictObject({
+  action: z.enum(["create", "update", "delete", "move"]),
+  file_path: z.string().check(z.minLength(1), z.maxLength(4096)),
+  previous_path: z.optional(z.string().check(z.minLength(1), z.maxLength(4096))),
+  content: z.optional(z.string()),
+});
 
 /** Author or admin (403 for others who can see it). File actions become one commit on `main`. */
 export const endpoint = defineEndpoint(
@@ -22,10 +20,10 @@ export const endpoint = defineEndpoint(
     access: "write",
     params: snippetParams,
     body: z.object({
-      title: z.string().min(1).max(255).optional(),
-      description: z.string().max(100_000).optional(),
-      visibility: visibility.optional(),
-      files: z.array(action).min(1).max(100).optional(),
+      title: z.optional(z.string().check(z.minLength(1), z.maxLength(255))),
+      description: z.optional(z.string().check(z.maxLength(100_000))),
+      visibility: z.optional(visibility),
+      files: z.optional(z.array(action).check(z.minLength(1), z.maxLength(100))),
     }),
   },
   async ({ c, principal, params, body }) => {

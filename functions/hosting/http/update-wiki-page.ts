@@ -1,4 +1,4 @@
-import * as z from "zod";
+import * as z from "zod/mini";
 import { defineEndpoint } from "../../platform/http/endpoint.js";
 import { lambda } from "../../platform/http/lambda.js";
 import { paramError } from "../../platform/http/errors.js";
@@ -11,7 +11,7 @@ export const endpoint = defineEndpoint(
     summary: "Update a group wiki page",
     access: "write",
     params: wikiPageParams,
-    body: z.object({ title: wikiTitle.optional(), content: z.string().optional(), format: wikiFormat.optional() }),
+    body: z.object({ title: z.optional(wikiTitle), content: z.optional(z.string()), format: z.optional(wikiFormat) }),
   },
   async ({ principal, params, body }) => {
     if (body.title === undefined && body.content === undefined && body.format === undefined) {

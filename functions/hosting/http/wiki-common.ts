@@ -1,5 +1,5 @@
 /** Shared by the group wiki routes: parameters, who may read or write, and the page entity. */
-import * as z from "zod";
+import * as z from "zod/mini";
 import { idOrPath } from "../../platform/http/params.js";
 import { forbidden } from "../../platform/http/errors.js";
 import type { Principal } from "../../identity/domain/auth.js";
@@ -9,10 +9,10 @@ import { WIKI_FORMATS, type WikiFormat, type WikiPage } from "../domain/wikis.js
 
 export const wikiParams = z.object({ id: idOrPath() });
 /** `slug` is URL-encoded when the page sits in a folder (`docs%2FSetup-Guide`). */
-export const wikiPageParams = z.object({ id: idOrPath(), slug: z.string().min(1).max(1024) });
+export const wikiPageParams = z.object({ id: idOrPath(), slug: z.string().check(z.minLength(1), z.maxLength(1024)) });
 export const wikiFormat = z.enum(Object.keys(WIKI_FORMATS) as [WikiFormat, ...WikiFormat[]]);
 /** Titles become file paths; surrounding blanks would only make slugs that differ invisibly. */
-export const wikiTitle = z.string().trim().min(1).max(255);
+export const wikiTitle = z.string().check(z.trim(), z.minLength(1), z.maxLength(255));
 
 /** Reading follows the group's visibility (Guest+ for a private group); hidden groups answer 404. */
 export async function readableWikiGroup(principal: Principal | undefined, id: string) {

@@ -1,4 +1,4 @@
-import * as z from "zod";
+import * as z from "zod/mini";
 import { defineEndpoint } from "../../platform/http/endpoint.js";
 import { lambda } from "../../platform/http/lambda.js";
 import { positiveInt } from "../../platform/http/params.js";
@@ -14,10 +14,10 @@ export const endpoint = defineEndpoint(
     status: 201,
     params: z.object({ user_id: positiveInt() }),
     body: z.object({
-      name: z.string().min(1).max(255),
-      scopes: z.union([z.array(z.enum(SCOPES)).min(1), z.enum(SCOPES).transform((s) => [s])]),
-      expires_at: z.iso.date().optional(),
-      description: z.string().max(255).optional(),
+      name: z.string().check(z.minLength(1), z.maxLength(255)),
+      scopes: z.union([z.array(z.enum(SCOPES)).check(z.minLength(1)), z.pipe(z.enum(SCOPES), z.transform((s) => [s]))]),
+      expires_at: z.optional(z.iso.date()),
+      description: z.optional(z.string().check(z.maxLength(255))),
     }),
   },
   async ({ params, body }) => {

@@ -1,4 +1,4 @@
-import * as z from "zod";
+import * as z from "zod/mini";
 import { defineEndpoint } from "../../platform/http/endpoint.js";
 import { lambda } from "../../platform/http/lambda.js";
 import { bool } from "../../platform/http/params.js";
@@ -16,14 +16,14 @@ export const endpoint = defineEndpoint(
     admin: true,
     status: 201,
     body: z.object({
-      username: z.string().regex(/^[a-zA-Z0-9_][a-zA-Z0-9_.-]{0,254}$/),
-      name: z.string().min(1).max(255),
-      email: z.string().email().max(255),
-      admin: bool().optional(),
-      password: z.string().max(128).optional(),
-      reset_password: bool().optional(),
-      force_random_password: bool().optional(),
-      skip_confirmation: bool().optional(),
+      username: z.string().check(z.regex(/^[a-zA-Z0-9_][a-zA-Z0-9_.-]{0,254}$/)),
+      name: z.string().check(z.minLength(1), z.maxLength(255)),
+      email: z.string().check(z.email(), z.maxLength(255)),
+      admin: z.optional(bool()),
+      password: z.optional(z.string().check(z.maxLength(128))),
+      reset_password: z.optional(bool()),
+      force_random_password: z.optional(bool()),
+      skip_confirmation: z.optional(bool()),
     }),
   },
   async ({ c, body }) => {

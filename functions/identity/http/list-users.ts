@@ -1,4 +1,4 @@
-import * as z from "zod";
+import * as z from "zod/mini";
 import { defineEndpoint } from "../../platform/http/endpoint.js";
 import { lambda } from "../../platform/http/lambda.js";
 import { pageQuery } from "../../platform/http/params.js";
@@ -11,7 +11,7 @@ export const endpoint = defineEndpoint(
   {
     summary: "List users",
     access: "read_user",
-    query: z.object({ ...pageQuery, username: z.string().max(255).optional() }),
+    query: z.object({ ...pageQuery, username: z.optional(z.string().check(z.maxLength(255))) }),
   },
   async ({ c, principal, query }) => {
     const view = principal.user.admin ? fullUser : basicUser;

@@ -1,4 +1,4 @@
-import * as z from "zod";
+import * as z from "zod/mini";
 import { defineEndpoint } from "../../platform/http/endpoint.js";
 import { lambda } from "../../platform/http/lambda.js";
 import { bool, int } from "../../platform/http/params.js";
@@ -14,7 +14,7 @@ const MAX_ALLOWLIST = 1000;
 
 /** GitLab's `outbound_local_requests_allowlist_raw` separators: commas, semicolons, whitespace. */
 const splitRaw = (raw: string) => raw.split(/[,;\s]+/).filter(Boolean);
-const rawList = () => z.string().max(256 * MAX_ALLOWLIST).transform(splitRaw);
+const rawList = () => z.pipe(z.string().check(z.maxLength(256 * MAX_ALLOWLIST)), z.transform(splitRaw));
 
 /**
  * The JSON hash (`{"repository_storages_weighted":{"default":0,"fast":100}}`), or GitLab's bracket
@@ -24,10 +24,10 @@ const rawList = () => z.string().max(256 * MAX_ALLOWLIST).transform(splitRaw);
  * (`outbound_local_requests_allowlist_raw`). Only the settings given change.
  */
 const settingsBody = z.object({
-  repository_storages_weighted: z.record(z.string(), int().pipe(z.number().min(0).max(100))).optional(),
-  allow_local_requests_from_web_hooks_and_services: bool().optional(),
-  outbound_local_requests_whitelist: z.union([z.array(z.string().max(255)), rawList()]).optional(),
-  outbound_local_requests_allowlist_raw: rawList().optional(),
+  repository_storages_weighted: z.optional(z.record(z.string(), z.pipe(int(), z.number().check(z.gte(0), z.lte(100))))),
+  allow_local_requests_from_web_hooks_and_services: z.optional(bool()),
+  outbound_local_requests_whitelist: z.optional(z.union([z.array(z.string().check(z.maxLength(255))), rawList()])),
+  outbound_local_requests_allowlist_raw: z.optional(rawList()),
 });
 
 export const endpoint = defineEndpoint(

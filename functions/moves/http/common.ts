@@ -1,5 +1,5 @@
 /** What every storage-move endpoint shares: administrators only, and the group tier rule. */
-import * as z from "zod";
+import * as z from "zod/mini";
 import type { Context } from "hono";
 import { notFound } from "../../platform/http/errors.js";
 import { pageRequest, setPageHeaders } from "../../platform/http/pagination.js";
@@ -10,7 +10,7 @@ import { assertGroupMovesAllowed } from "../domain/policy.js";
 import { moveViews } from "../domain/view.js";
 import type { MoveRecord } from "../domain/records.js";
 
-export const storageName = () => z.string().min(1).max(64);
+export const storageName = () => z.string().check(z.minLength(1), z.maxLength(64));
 
 /** Group moves exist only on self-managed Premium/Ultimate. Checked after authentication, so anonymous callers still get 401. */
 export function assertKindAvailable(kind: MoveKind): void {

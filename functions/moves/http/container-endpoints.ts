@@ -1,17 +1,16 @@
 /**
- * `/<plural>/:id/repository_storage_moves`: the moves of one project, snippet or group, and the POST
- * that schedules one (201 with the `scheduled` record).
+ * `/<plural>/:id/repository_storage_moves`: the moves of one project, snippet or group. The POST that
+ * schedules one is in `container-schedule.ts`, so only its function carries the Step Functions client.
  */
-import * as z from "zod";
+import * as z from "zod/mini";
 import { defineEndpoint } from "../../platform/http/endpoint.js";
 import { notFound } from "../../platform/http/errors.js";
 import { idOrPath, pageQuery, positiveInt } from "../../platform/http/params.js";
 import { baseUrl } from "../../platform/http/urls.js";
 import type { MoveKind } from "../keys.js";
 import { findMove, listContainerMoves } from "../domain/records.js";
-import { scheduleContainerMove } from "../domain/schedule.js";
 import { moveView } from "../domain/view.js";
-import { assertKindAvailable, containerOr404, pageOfMoves, storageName } from "./common.js";
+import { assertKindAvailable, containerOr404, pageOfMoves } from "./common.js";
 
 export const listContainerStorageMoves = (kind: MoveKind) =>
   defineEndpoint(
@@ -37,30 +36,6 @@ export const getContainerStorageMove = (kind: MoveKind) =>
       const move = await findMove(kind, params.repository_storage_move_id);
       // Scoped like GitLab's `container.repository_storage_moves.find(id)`: another container's move is not found.
       if (!move || move.containerId !== container.id) throw notFound();
-      return moveView(move, baseUrl(c));
-    },
-  );
-
-export const scheduleContainerStorageMove = (kind: MoveKind) =>
-  defineEndpoint(
-    {
-      summary: `Schedule a repository storage move for a ${kind}`,
-      access: "write",
-      admin: true,
-      status: 201,
-      params: z.object({ id: idOrPath() }),
-      // GitLab clients (e.g. @gitbeaker/rest) also send the source storage and the container id in the
-      // body; GitLab ignores both (the source is the container's current storage), and so do we.
-      body: z.object({
-        destination_storage_name: storageName().nullish(),
-        source_storage_name: z.string().max(255).nullish(),
-        [`${kind}_id`]: z.union([z.string().max(512), z.number()]).nullish(),
-      }),
-    },
-    async ({ c, params, body }) => {
-      assertKindAvailable(kind);
-      const container = await containerOr404(kind, params.id);
-      const move = await scheduleContainerMove(kind, container, body.destination_storage_name as string | null | undefined);
       return moveView(move, baseUrl(c));
     },
   );

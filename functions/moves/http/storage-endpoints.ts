@@ -1,17 +1,16 @@
 /**
- * `/<kind>_repository_storage_moves`: every move of a kind, one by id, and the bulk POST that moves
- * every repository of the kind off a storage (202 at once; the work runs in a bulk execution).
+ * `/<kind>_repository_storage_moves`: every move of a kind and one by id. The bulk POST is in
+ * `storage-schedule.ts`, so only its function carries the Step Functions client.
  */
-import * as z from "zod";
+import * as z from "zod/mini";
 import { defineEndpoint } from "../../platform/http/endpoint.js";
 import { notFound } from "../../platform/http/errors.js";
 import { pageQuery, positiveInt } from "../../platform/http/params.js";
 import { baseUrl } from "../../platform/http/urls.js";
 import type { MoveKind } from "../keys.js";
-import { scheduleBulkMoves } from "../domain/bulk.js";
 import { findMove, listMoves } from "../domain/records.js";
 import { moveView } from "../domain/view.js";
-import { assertKindAvailable, pageOfMoves, storageName } from "./common.js";
+import { assertKindAvailable, pageOfMoves } from "./common.js";
 
 export const listStorageMoves = (kind: MoveKind) =>
   defineEndpoint(
@@ -54,21 +53,5 @@ export const getStorageMoveExecution = (kind: MoveKind) =>
         updated_at: move.updatedAt,
         history: move.history,
       };
-    },
-  );
-
-export const scheduleStorageMoves = (kind: MoveKind) =>
-  defineEndpoint(
-    {
-      summary: `Schedule moves of every ${kind} repository on a storage`,
-      access: "write",
-      admin: true,
-      status: 202,
-      body: z.object({ source_storage_name: storageName(), destination_storage_name: storageName().optional() }),
-    },
-    async ({ body }) => {
-      assertKindAvailable(kind);
-      await scheduleBulkMoves(kind, body.source_storage_name, body.destination_storage_name);
-      return { message: "202 Accepted" };
     },
   );

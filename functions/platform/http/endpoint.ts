@@ -4,8 +4,8 @@
  * and the generated OpenAPI document.
  */
 import type { Context } from "hono";
-import * as z from "zod";
-import type { ZodType } from "zod";
+import * as z from "zod/mini";
+import { $ZodObject, type $ZodType as ZodType } from "zod/v4/core";
 import { ApiError, forbidden, unauthorized } from "./errors.js";
 import { parseFormParams } from "./form.js";
 import { authenticate, insufficientScope, type Principal } from "../../identity/domain/auth.js";
@@ -65,8 +65,9 @@ async function readBody(c: Context): Promise<Record<string, unknown>> {
   }
 }
 
+/** An object body refuses unknown keys (Grape's "is not a recognized parameter"), as `.strict()` would. */
 function strictIfObject<T extends ZodType>(schema: T): T {
-  return (schema instanceof z.ZodObject ? schema.strict() : schema) as T;
+  return (schema instanceof $ZodObject ? z.clone(schema, { ...schema._zod.def, catchall: z.never() }) : schema) as T;
 }
 
 export function defineEndpoint<
@@ -85,14 +86,14 @@ export function defineEndpoint<
     spec: spec as unknown as EndpointSpec<ZodType, ZodType, ZodType>,
     async run(c) {
       const principal = await authorize(c, spec.access, spec.admin ?? false);
-      const params = spec.params ? spec.params.parse(c.req.param()) : undefined;
-      const query = spec.query ? spec.query.parse(c.req.query()) : undefined;
+      const params = spec.params ? z.parse(spec.params, c.req.param()) : undefined;
+      const query = spec.query ? z.parse(spec.query, c.req.query()) : undefined;
       let parsedBody: unknown;
       if (body) {
         // Grape merges query-string and body parameters for writes; so do we.
         const fromQuery = spec.query ? {} : parseFormParams([...new URL(c.req.url).searchParams.entries()].filter(([k]) => !AUTH_PARAMS.has(k)));
         const merged = { ...fromQuery, ...(await readBody(c)) };
-        parsedBody = body.parse(merged);
+        parsedBody = z.parse(body, merged);
       }
       const result = await serve({
         c,

@@ -2,12 +2,14 @@
  * zod building blocks for request parameters. Query strings and form bodies carry strings, JSON bodies
  * carry typed values; these accept both spellings the way Grape does (`"5"` and `5`, `"true"` and `true`).
  */
-import * as z from "zod";
+import * as z from "zod/mini";
+
+const integer = () => z.number().check(z.int());
 
 export const int = () =>
-  z.union([z.number().int(), z.string().regex(/^-?\d+$/).transform(Number)]).pipe(z.number().int());
+  z.pipe(z.union([integer(), z.pipe(z.string().check(z.regex(/^-?\d+$/)), z.transform(Number))]), integer());
 
-export const positiveInt = () => int().pipe(z.number().int().positive());
+export const positiveInt = () => z.pipe(int(), z.number().check(z.int(), z.positive()));
 
 /**
  * Grape's `Boolean` coercion (dry-types `Params::Bool`), in any letter case: python-gitlab sends
@@ -26,15 +28,15 @@ export function grapeBoolean(raw: unknown): boolean | undefined {
 }
 
 export const bool = () =>
-  z
-    .union([z.boolean(), z.literal(0), z.literal(1), z.string()])
-    .refine((v) => grapeBoolean(v) !== undefined)
-    .transform((v) => grapeBoolean(v)!);
+  z.pipe(
+    z.union([z.boolean(), z.literal(0), z.literal(1), z.string()]).check(z.refine((v) => grapeBoolean(v) !== undefined)),
+    z.transform((v) => grapeBoolean(v)!),
+  );
 
 /** `:id` of a project/group: an integer id or a URL-encoded full path (`group%2Fproject`). */
-export const idOrPath = () => z.string().min(1).max(512);
+export const idOrPath = () => z.string().check(z.minLength(1), z.maxLength(512));
 
 export const pageQuery = {
-  page: positiveInt().optional(),
-  per_page: positiveInt().optional(),
+  page: z.optional(positiveInt()),
+  per_page: z.optional(positiveInt()),
 };

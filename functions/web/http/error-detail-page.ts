@@ -1,4 +1,4 @@
-import * as z from "zod";
+import * as z from "zod/mini";
 import { defineEndpoint } from "../../platform/http/endpoint.js";
 import { lambda } from "../../platform/http/lambda.js";
 import { AccessLevel } from "../../hosting/domain/access.js";
@@ -12,7 +12,7 @@ import { pageIdentity, signInRedirect } from "./session-page.js";
  * `stack_trace.json`, and PUTs the status. The actions are shown to Developers+ (who may update).
  */
 export const endpoint = defineEndpoint(
-  { summary: "Error detail page", access: "public", params: z.object({ ...pathParams, issue_id: z.string().regex(/^\d{1,16}$/) }) },
+  { summary: "Error detail page", access: "public", params: z.object({ ...pathParams, issue_id: z.string().check(z.regex(/^\d{1,16}$/)) }) },
   async ({ c, principal, params }) => {
     if (!principal) return signInRedirect(c);
     const project = await monitoredOrNothing(principal, params, AccessLevel.reporter);

@@ -1,4 +1,4 @@
-import * as z from "zod";
+import * as z from "zod/mini";
 import { defineEndpoint } from "../../platform/http/endpoint.js";
 import { lambda } from "../../platform/http/lambda.js";
 import { AccessLevel } from "../../hosting/domain/access.js";
@@ -16,7 +16,7 @@ export const endpoint = defineEndpoint(
     summary: "List a third-party tracker's projects (UI JSON)",
     access: "read",
     params: z.object(pathParams),
-    query: z.object({ api_host: z.string().max(255).optional(), token: z.string().max(255).optional() }),
+    query: z.object({ api_host: z.optional(z.string().check(z.maxLength(255))), token: z.optional(z.string().check(z.maxLength(255))) }),
   },
   async ({ principal, params, query }) => {
     const project = await monitoredProject(principal, projectPathOf(params), AccessLevel.maintainer);

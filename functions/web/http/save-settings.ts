@@ -1,22 +1,13 @@
-import type { Context } from "hono";
-import * as z from "zod";
+import * as z from "zod/mini";
 import { defineEndpoint } from "../../platform/http/endpoint.js";
 import { lambda } from "../../platform/http/lambda.js";
 import { ApiError } from "../../platform/http/errors.js";
 import { saveSetting, settingEntity } from "../../errortracking/domain/settings.js";
-import { listClientKeys } from "../../errortracking/domain/client-keys.js";
-import { clientKeyEntity } from "../../errortracking/http/views.js";
 import { saveThirdParty } from "../../errortracking/thirdparty/settings.js";
 import { maintainedOrNothing, pathParams } from "../ui/project-page.js";
+import { currentDsn } from "./current-dsn.js";
 
-/** The first active key's DSN (GitLab's `gitlab_dsn`); the DSN without its secret part. */
-export async function currentDsn(c: Context, projectId: number): Promise<string> {
-  const keys = await listClientKeys(projectId, 0, 20);
-  const key = keys.items.find((k) => k.active);
-  return key ? clientKeyEntity(c, key).sentry_dsn : "";
-}
-
-const trackerProject = z.object({ slug: z.string().min(1).max(255), name: z.string().max(255), organization_slug: z.string().min(1).max(255), organization_name: z.string().max(255) });
+const trackerProject = z.object({ slug: z.string().check(z.minLength(1), z.maxLength(255)), name: z.string().check(z.maxLength(255)), organization_slug: z.string().check(z.minLength(1), z.maxLength(255)), organization_name: z.string().check(z.maxLength(255)) });
 
 /**
  * `PATCH …/-/settings/operations` (GitLab's operations settings, as JSON): saves the error tracking
@@ -30,9 +21,9 @@ export const endpoint = defineEndpoint(
     body: z.object({
       enabled: z.boolean(),
       integrated: z.boolean(),
-      api_host: z.string().max(255).optional(),
-      token: z.string().max(255).optional(),
-      project: trackerProject.optional(),
+      api_host: z.optional(z.string().check(z.maxLength(255))),
+      token: z.optional(z.string().check(z.maxLength(255))),
+      project: z.optional(trackerProject),
     }),
   },
   async ({ c, principal, params, body }) => {

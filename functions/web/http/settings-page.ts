@@ -1,4 +1,4 @@
-import * as z from "zod";
+import * as z from "zod/mini";
 import { defineEndpoint } from "../../platform/http/endpoint.js";
 import { lambda } from "../../platform/http/lambda.js";
 import { fullPathOf } from "../../hosting/domain/projects.js";
@@ -6,7 +6,7 @@ import { findSetting, integratedOffered } from "../../errortracking/domain/setti
 import { escapeHtml, page } from "../ui/layout.js";
 import { maintainedOrNothing, notFoundPage, pathParams, projectUrlOf } from "../ui/project-page.js";
 import { pageIdentity, signInRedirect } from "./session-page.js";
-import { currentDsn } from "./save-settings.js";
+import { currentDsn } from "./current-dsn.js";
 
 const MASK = "*".repeat(20);
 

@@ -1,4 +1,4 @@
-import * as z from "zod";
+import * as z from "zod/mini";
 import { defineEndpoint } from "../../platform/http/endpoint.js";
 import { lambda } from "../../platform/http/lambda.js";
 import { randomToken } from "../../identity/domain/sessions.js";
@@ -9,7 +9,7 @@ export const LOGIN_CSRF_COOKIE = "_forgeline_login_csrf";
 
 /** Sign-in with a personal access token. The form carries a CSRF token also set as a cookie (double submit). */
 export const endpoint = defineEndpoint(
-  { summary: "Sign-in page", access: "public", query: z.object({ return_to: z.string().max(2000).optional(), error: z.string().max(200).optional() }) },
+  { summary: "Sign-in page", access: "public", query: z.object({ return_to: z.optional(z.string().check(z.maxLength(2000))), error: z.optional(z.string().check(z.maxLength(200))) }) },
   async ({ c, query }) => {
     const csrf = randomToken(24);
     setStrictCookie(c, LOGIN_CSRF_COOKIE, csrf, 3600);

@@ -1,4 +1,4 @@
-import * as z from "zod";
+import * as z from "zod/mini";
 import { getCookie } from "hono/cookie";
 import { defineEndpoint } from "../../platform/http/endpoint.js";
 import { lambda } from "../../platform/http/lambda.js";
@@ -17,7 +17,7 @@ export const endpoint = defineEndpoint(
   {
     summary: "Sign in with a personal access token",
     access: "public",
-    body: z.object({ token: z.string().max(256), authenticity_token: z.string().max(200), return_to: z.string().max(2000).optional() }),
+    body: z.object({ token: z.string().check(z.maxLength(256)), authenticity_token: z.string().check(z.maxLength(200)), return_to: z.optional(z.string().check(z.maxLength(2000))) }),
   },
   async ({ c, body }) => {
     const back = (error: string) => c.redirect(`/users/sign_in?error=${encodeURIComponent(error)}&return_to=${encodeURIComponent(safeReturnTo(body.return_to))}`, 303);

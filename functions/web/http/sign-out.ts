@@ -1,4 +1,4 @@
-import * as z from "zod";
+import * as z from "zod/mini";
 import { getCookie } from "hono/cookie";
 import { defineEndpoint } from "../../platform/http/endpoint.js";
 import { lambda } from "../../platform/http/lambda.js";
@@ -7,7 +7,7 @@ import { setStrictCookie } from "./cookies.js";
 
 /** A form post; the CSRF token travels as `authenticity_token`, as in GitLab's forms. */
 export const endpoint = defineEndpoint(
-  { summary: "Sign out", access: "public", body: z.object({ authenticity_token: z.string().max(200) }) },
+  { summary: "Sign out", access: "public", body: z.object({ authenticity_token: z.string().check(z.maxLength(200)) }) },
   async ({ c, body }) => {
     const id = getCookie(c, SESSION_COOKIE);
     const session = id ? await findSession(id) : undefined;

@@ -1,5 +1,5 @@
 import { lambda } from "../../../platform/http/lambda.js";
-import { scheduleContainerStorageMove } from "../container-endpoints.js";
+import { scheduleContainerStorageMove } from "../container-schedule.js";
 
 export const endpoint = scheduleContainerStorageMove("project");
 export const handler = lambda(endpoint);

@@ -1,5 +1,5 @@
 import { lambda } from "../../../platform/http/lambda.js";
-import { scheduleStorageMoves } from "../storage-endpoints.js";
+import { scheduleStorageMoves } from "../storage-schedule.js";
 
 export const endpoint = scheduleStorageMoves("snippet");
 export const handler = lambda(endpoint);
