@@ -2,8 +2,8 @@
  * OpenAPI 3.1 document of `/api/v4`, generated from the route table and each endpoint's zod schemas
  * (zod 4's own JSON Schema output), so the document cannot drift from what the handlers validate.
  */
-import * as z from "zod";
-import type { ZodType } from "zod";
+import * as z from "zod/mini";
+import type { $ZodType as ZodType } from "zod/v4/core";
 import { routes } from "../../routes.js";
 import type { Endpoint } from "./endpoint.js";
 
