@@ -94,12 +94,18 @@ describe("authentication", () => {
 });
 
 describe("users", () => {
-  it("admin creates users; non-admins get 403; duplicates get GitLab's validation shape", async () => {
+  it("admin creates users; non-admins get 403; a taken username or e-mail is GitLab's 409, a group's path a validation error", async () => {
     const u = await newUser();
     const denied = await api("POST", "/api/v4/users", { token: u.token, body: { username: unique("x"), name: "x", email: "x@example.com" } });
     expect(denied).toMatchObject({ status: 403, body: { message: "403 Forbidden" } });
     const dup = await api("POST", "/api/v4/users", { token: adminToken(), body: { username: u.username, name: "x", email: `${unique("e")}@example.com` } });
-    expect(dup).toMatchObject({ status: 400, body: { message: { username: ["has already been taken"] } } });
+    expect(dup).toMatchObject({ status: 409, body: { message: "Username has already been taken" } });
+    const sameEmail = await api("POST", "/api/v4/users", { token: adminToken(), body: { username: u.username, name: "x", email: `${u.username}@example.com` } });
+    expect(sameEmail).toMatchObject({ status: 409, body: { message: "Email has already been taken" } });
+    const groupPath = unique("grp");
+    expect((await api("POST", "/api/v4/groups", { token: u.token, body: { name: groupPath, path: groupPath } })).status).toBe(201);
+    const onGroup = await api("POST", "/api/v4/users", { token: adminToken(), body: { username: groupPath, name: "x", email: `${unique("e")}@example.com` } });
+    expect(onGroup).toMatchObject({ status: 400, body: { message: { username: ["has already been taken"] } } });
   });
 
   it("validates input: missing, wrong type, unknown fields, invalid JSON", async () => {
