@@ -1,10 +1,21 @@
-import * as z from "zod";
+import * as z from "zod/mini";
 import { defineEndpoint } from "../../platform/http/endpoint.js";
 import { lambda } from "../../platform/http/lambda.js";
 import { positiveInt } from "../../platform/http/params.js";
-import { notFound } from "../../platform/http/errors.js";
+import { notFound, validationError } from "../../platform/http/errors.js";
 import { findUser } from "../domain/users.js";
 import { issueToken, SCOPES, tokenView } from "../domain/tokens.js";
+
+/** GitLab's default maximum lifetime of a personal access token. */
+const MAX_LIFETIME_DAYS = 365;
+
+/** `expires_at` must be a day still ahead (a token stops working at the start of that day) and within the maximum lifetime. */
+function checkExpiry(expiresAt: string | undefined, now = new Date()): void {
+  if (expiresAt === undefined) return;
+  const day = (offset: number) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + offset)).toISOString().slice(0, 10);
+  if (expiresAt <= day(0)) throw validationError({ expires_at: ["must be in the future"] });
+  if (expiresAt > day(MAX_LIFETIME_DAYS)) throw validationError({ expires_at: [`must be before ${day(MAX_LIFETIME_DAYS + 1)}`] });
+}
 
 export const endpoint = defineEndpoint(
   {
@@ -14,13 +25,14 @@ export const endpoint = defineEndpoint(
     status: 201,
     params: z.object({ user_id: positiveInt() }),
     body: z.object({
-      name: z.string().min(1).max(255),
-      scopes: z.union([z.array(z.enum(SCOPES)).min(1), z.enum(SCOPES).transform((s) => [s])]),
-      expires_at: z.iso.date().optional(),
-      description: z.string().max(255).optional(),
+      name: z.string().check(z.minLength(1), z.maxLength(255)),
+      scopes: z.union([z.array(z.enum(SCOPES)).check(z.minLength(1)), z.pipe(z.enum(SCOPES), z.transform((s) => [s]))]),
+      expires_at: z.optional(z.iso.date()),
+      description: z.optional(z.string().check(z.maxLength(255))),
     }),
   },
   async ({ params, body }) => {
+    checkExpiry(body.expires_at);
     const user = await findUser(params.user_id);
     if (!user) throw notFound("User");
     const { record, token } = await issueToken({
