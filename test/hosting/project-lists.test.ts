@@ -6,6 +6,7 @@
 import { describe, it, expect, beforeAll, afterAll } from "vitest";
 import { api, adminToken, newUser, requestAt, unique, type ApiResponse } from "../support/api.js";
 import { ownRuntime } from "../support/own-runtime.js";
+import { Gitlab } from "@gitbeaker/rest";
 
 const names = (res: { body: Array<{ name: string }> }) => res.body.map((p) => p.name);
 
@@ -148,5 +149,14 @@ describe("totals on a private instance", () => {
     const filtered = await requestAt(rt.runtime.baseUrl, "GET", "/api/v4/projects?search=total", { token });
     expect(filtered.body).toHaveLength(4);
     expect(filtered.headers.get("x-total")).toBeNull();
+  });
+
+  it("gives @gitbeaker/rest its totals, and lets it walk by keyset", async () => {
+    const client = new Gitlab({ host: rt.runtime.baseUrl, token });
+    const page = await client.Projects.all({ perPage: 3, maxPages: 1, showExpanded: true, pagination: "offset" });
+    expect(page.paginationInfo).toMatchObject({ total: 4, totalPages: 2, current: 1, next: 2, perPage: 3 });
+    const walked = await client.Projects.all({ pagination: "keyset", orderBy: "id", sort: "asc", perPage: 3 });
+    expect(walked.map((p) => p.id)).toEqual([...walked.map((p) => p.id)].sort((a, b) => a - b));
+    expect(walked).toHaveLength(4);
   });
 });
