@@ -73,9 +73,19 @@ export async function visibleProject(principal: Principal | undefined, idOrPath:
 export async function createProject(
   principal: Principal,
   ns: Namespace,
-  input: { name: string; path: string; description?: string; visibility?: Visibility; initializeWithReadme?: boolean; defaultBranch?: string; features?: Partial<Record<Feature, FeatureLevel>> },
+  input: {
+    name: string;
+    path: string;
+    description?: string;
+    visibility?: Visibility;
+    initializeWithReadme?: boolean;
+    defaultBranch?: string;
+    features?: Partial<Record<Feature, FeatureLevel>>;
+    /** A configured storage an administrator chose; otherwise the weighted pick. */
+    storage?: string;
+  },
 ): Promise<Project> {
-  const storage = await pickStorage();
+  const storage = input.storage ?? (await pickStorage());
   if (!storage) throw badRequest("no repository storage is available for new projects");
   const id = await nextId("projects");
   const now = new Date().toISOString();

@@ -1,4 +1,4 @@
-import * as z from "zod";
+import * as z from "zod/mini";
 import { defineEndpoint } from "../../platform/http/endpoint.js";
 import { lambda } from "../../platform/http/lambda.js";
 import { bool, int } from "../../platform/http/params.js";
@@ -8,25 +8,32 @@ import { createProject } from "../domain/projects.js";
 import { projectView } from "../domain/project-view.js";
 import { targetNamespace } from "../domain/namespaces.js";
 import { chosenFeatures, featureFields, pathSegment, slugify, visibility } from "./schemas.js";
+import { configuredStorage } from "./storage-choice.js";
 
+/**
+ * `repository_storage` places the repository on that storage (administrators; GitLab ignores it from
+ * anyone else). Without it the storage is the weighted pick of `repository_storages_weighted`.
+ */
 export const endpoint = defineEndpoint(
   {
     summary: "Create a project",
     access: "write",
     status: 201,
     body: z.object({
-      name: z.string().min(1).max(255).optional(),
-      path: pathSegment.optional(),
-      namespace_id: z.union([int(), z.string().max(255)]).optional(),
-      description: z.string().max(2000).optional(),
-      visibility: visibility.optional(),
-      initialize_with_readme: bool().optional(),
-      default_branch: z.string().regex(/^[A-Za-z0-9._\/-]{1,255}$/).optional(),
+      name: z.optional(z.string().check(z.minLength(1), z.maxLength(255))),
+      path: z.optional(pathSegment),
+      namespace_id: z.optional(z.union([int(), z.string().check(z.maxLength(255))])),
+      description: z.optional(z.string().check(z.maxLength(2000))),
+      visibility: z.optional(visibility),
+      initialize_with_readme: z.optional(bool()),
+      default_branch: z.optional(z.string().check(z.regex(/^[A-Za-z0-9._\/-]{1,255}$/))),
+      repository_storage: z.optional(z.string().check(z.maxLength(255))),
       ...featureFields,
     }),
   },
   async ({ c, principal, body }) => {
     if (!body.name && !body.path) throw paramError("name, path are missing, at least one parameter must be provided");
+    const storage = principal.user.admin ? configuredStorage(body.repository_storage) : undefined;
     const ns = await targetNamespace(principal, body.namespace_id);
     const project = await createProject(principal, ns, {
       name: body.name ?? body.path!,
@@ -36,6 +43,7 @@ export const endpoint = defineEndpoint(
       initializeWithReadme: body.initialize_with_readme,
       defaultBranch: body.default_branch,
       features: chosenFeatures(body),
+      storage,
     });
     return projectView(project, baseUrl(c), { admin: principal.user.admin });
   },
