@@ -33,6 +33,9 @@ export const routes: RouteSpec[] = [
   r("POST", "/api/v4/users/:user_id/personal_access_tokens", "identity/http/create-token"),
   r("GET", "/api/v4/personal_access_tokens/self", "identity/http/token-self"),
   r("DELETE", "/api/v4/personal_access_tokens/self", "identity/http/revoke-token-self"),
+  r("GET", "/api/v4/personal_access_tokens", "identity/http/list-tokens"),
+  r("GET", "/api/v4/personal_access_tokens/:id", "identity/http/get-token"),
+  r("DELETE", "/api/v4/personal_access_tokens/:id", "identity/http/revoke-token"),
   r("GET", "/api/v4/application/settings", "identity/http/get-settings"),
   r("PUT", "/api/v4/application/settings", "identity/http/update-settings"),
 

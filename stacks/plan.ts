@@ -42,6 +42,7 @@ export const moduleOfHandler = (handler: string) => /^functions\/(.+)\.handler$/
  * What a module may touch beyond the table (which every function gets), decided by its context,
  * i.e. the first path segment of `module`:
  * - `moves/`         → the storage-move state machine (starts and inspects executions), and storage;
+ *   so does the project update, which schedules a move when an administrator changes its storage;
  * - `errortracking/` → the ingest queue (enqueues events);
  * - `hosting/`, `inventory/` → the repository storages (EFS mount + VPC; inventory measures repositories).
  * Anything else gets the table only. New contexts that need more extend this one rule.
@@ -49,7 +50,8 @@ export const moduleOfHandler = (handler: string) => /^functions\/(.+)\.handler$/
 export function needsOf(module: string) {
   const context = module.split("/")[0] ?? "";
   return {
-    stateMachine: context === "moves",
+    // A project update may schedule a storage move (`repository_storage`, as in GitLab).
+    stateMachine: context === "moves" || module === "hosting/http/update-project",
     queue: context === "errortracking",
     storage: context === "hosting" || context === "moves" || context === "inventory",
   };

@@ -10,6 +10,8 @@ export const hostingRoutes: RouteSpec[] = [
   r("GET", "/api/v4/projects/:id", "get-project"),
   r("PUT", "/api/v4/projects/:id", "update-project"),
   r("DELETE", "/api/v4/projects/:id", "delete-project"),
+  r("POST", "/api/v4/projects/:id/archive", "archive-project"),
+  r("POST", "/api/v4/projects/:id/unarchive", "unarchive-project"),
   r("GET", "/api/v4/projects/:id/members", "list-project-members"),
   r("POST", "/api/v4/projects/:id/members", "add-project-member"),
   r("DELETE", "/api/v4/projects/:id/members/:user_id", "remove-project-member"),

@@ -37,4 +37,22 @@ describe("python-gitlab", () => {
     expect(seen.keys_after_delete).toEqual([seen.new_key_id]);
     expect(seen.same_storage).toEqual({ status: 400, message: expect.stringMatching(/destination.*source|same/i) });
   });
+
+  it("lists archived projects, walks totals and keyset pages, and revokes a token by id", async () => {
+    const { stdout } = await promisify(execFile)(DEBIAN_PYTHON, [join(import.meta.dirname, "lists_and_tokens.py")], {
+      env: { ...process.env, GITLAB_URL: instance.runtime.baseUrl, GITLAB_TOKEN: instance.runtime.bootstrap.token! },
+    });
+    const seen = JSON.parse(stdout);
+    expect(seen.archived_listed).toEqual([seen.archived_id]);
+    expect(seen.unarchived_listed).toContain(seen.kept_id);
+    expect(seen.unarchived_listed).not.toContain(seen.archived_id);
+    // X-Total makes python-gitlab's totals numbers, and it has nothing to warn about.
+    expect(seen.total).toBe(seen.walked);
+    expect(seen.total_pages).toBe(seen.walked);
+    expect(seen.warnings).toEqual([]);
+    expect(seen.keyset).toHaveLength(seen.walked);
+    expect(seen.keyset).toEqual([...seen.keyset].sort((a: number, b: number) => a - b));
+    expect(seen.tokens_before).toContain(seen.token_id);
+    expect(seen.tokens_after).toContainEqual([seen.token_id, true]);
+  });
 });

@@ -34,10 +34,10 @@ const childId = (sk: string) => Number(sk.split("#").pop());
  * The groups a user is an active member of, and all their subgroups: GitLab's inherited membership
  * reaches down the tree. One Query per group for its subgroups, level by level.
  */
-async function groupIdsReachedBy(userId: number): Promise<number[]> {
+async function groupIdsReachedBy(userId: number, minLevel = 1): Promise<number[]> {
   const memberships = await queryAll<MemberRecord & { gsi1sk: string }>({ index: GSI1, pk: `USER#${userId}#GROUPS` });
   const seen = new Set<number>();
-  for (let frontier = memberships.filter((m) => activeLevel(m) > 0).map((m) => Number(m.gsi1sk)); frontier.length > 0; ) {
+  for (let frontier = memberships.filter((m) => activeLevel(m) >= minLevel).map((m) => Number(m.gsi1sk)); frontier.length > 0; ) {
     const groups = frontier.filter((g) => !seen.has(g));
     groups.forEach((g) => seen.add(g));
     const subgroups = await Promise.all(groups.map((g) => queryAll<{ sk: string }>({ pk: `GROUP#${g}`, skPrefix: "CHILD#group#" })));
@@ -48,10 +48,10 @@ async function groupIdsReachedBy(userId: number): Promise<number[]> {
 
 /**
  * Ids of the projects a user is a member of through a group (`groupIdsReachedBy`), at most `want`
- * per group, newest first within each.
+ * per group, newest first within each; with `minLevel`, only through groups held at that level or above.
  */
-export async function projectIdsThroughGroups(userId: number, want: number): Promise<number[]> {
-  const groups = await groupIdsReachedBy(userId);
+export async function projectIdsThroughGroups(userId: number, want: number, minLevel = 1): Promise<number[]> {
+  const groups = await groupIdsReachedBy(userId, minLevel);
   const pages = await Promise.all(groups.map((g) => queryPage<{ sk: string }>({ pk: `GROUP#${g}`, skPrefix: "CHILD#project#", offset: 0, limit: want })));
   return pages.flatMap((page) => page.items.map((item) => childId(item.sk)));
 }

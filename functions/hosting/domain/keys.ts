@@ -11,9 +11,14 @@
  * | child of a group         | GROUP#<id>              | CHILD#<kind>#<id> |                                 |                                        |
  * | path claim                | NAMESPACE#<full path>   | NAMESPACE       |                                   |                                        |
  * | visible-to-all marker     | VISIBLE#<kind>          | <id>            |                                   |                                        |
+ * | project order entry       | PROJECTS#BY#<order>#<audience> | <sort value>#<id> |                           |                                        |
  *
  * A container item carries its repository's state (`storage`, `relativePath`, `readOnly`,
  * `writeLease`), so switching storage and the read-only flag are single-item conditional writes.
+ * Project lists ordered by name, path or a timestamp read the order entries (`audience` is `all`
+ * for administrators, `visible` for public and internal projects); each entry, like the container
+ * item and the visible marker, carries `archived`, `visibility` and `searchText`, the attributes list
+ * filters test inside the Query.
  * `storageMoveId` names the storage move holding the container, from scheduling until that move
  * ends (functions/moves/keys.ts).
  */
@@ -39,3 +44,6 @@ export const membershipsOfUserIndex = (kind: "project" | "group", userId: number
 export const groupChildKey = (groupId: number, kind: "project" | "group", id: number) => ({ pk: `GROUP#${groupId}`, sk: `CHILD#${kind}#${pad(id)}` });
 export const pathClaimKey = (fullPath: string) => ({ pk: `NAMESPACE#${fullPath.toLowerCase()}`, sk: "NAMESPACE" });
 export const visibleMarkerKey = (kind: ContainerKind, id: number) => ({ pk: `VISIBLE#${kind}`, sk: pad(id) });
+export type ProjectOrderField = "name" | "path" | "updated_at" | "last_activity_at";
+export const projectOrderKey = (field: ProjectOrderField, audience: "all" | "visible", sortValue: string) => ({ pk: projectOrderPk(field, audience), sk: sortValue });
+export const projectOrderPk = (field: ProjectOrderField, audience: "all" | "visible") => `PROJECTS#BY#${field}#${audience}`;

@@ -27,7 +27,8 @@ export function projectView(project: Project, baseUrl: string, opts: { admin: bo
     last_activity_at: project.lastActivityAt,
     namespace: namespaceView(project.namespace, baseUrl),
     visibility: project.visibility,
-    archived: false,
+    archived: project.archived ?? false,
+    updated_at: project.updatedAt ?? project.lastActivityAt,
     empty_repo: false,
     creator_id: project.creatorId,
     ...project.features,
@@ -40,6 +41,13 @@ export function projectView(project: Project, baseUrl: string, opts: { admin: bo
     ...(opts.admin ? { repository_storage: project.storage } : {}),
     repository_read_only: project.readOnly,
   };
+}
+
+/** GitLab's `BasicProjectDetails`: what `simple=true` and anonymous callers get. */
+export function simpleProjectView(project: Project, baseUrl: string) {
+  const full = projectView(project, baseUrl, { admin: false });
+  const fields = ["id", "description", "name", "name_with_namespace", "path", "path_with_namespace", "created_at", "default_branch", "tag_list", "topics", "ssh_url_to_repo", "http_url_to_repo", "web_url", "readme_url", "forks_count", "avatar_url", "star_count", "last_activity_at", "namespace"] as const;
+  return Object.fromEntries(fields.map((f) => [f, full[f]]));
 }
 
 /** `ProjectIdentity`: the nested `project` of a storage move record. */

@@ -1,15 +1,15 @@
 /** Projects: a namespace entry that owns one repository on a named storage. */
-import { getItem, isConditionFailure, nextId, transact, queryPage, GSI1, GSI2, type TransactItem } from "../../platform/db/table.js";
+import { getItem, isConditionFailure, nextId, transact, updateItem, type TransactItem } from "../../platform/db/table.js";
 import { badRequest, notFound, validationError } from "../../platform/http/errors.js";
 import type { Principal } from "../../identity/domain/auth.js";
 import { pickStorage } from "../../identity/domain/settings.js";
 import { AccessLevel, canSee, projectLevel, type Visibility } from "./access.js";
 import { grantInitialMembership } from "./members.js";
-import { allProjectsIndex, containerKey, groupChildKey, pathClaimKey, storageIndexKeys, storageIndexPk, visibleMarkerKey } from "./keys.js";
+import { allProjectsIndex, containerKey, groupChildKey, pathClaimKey, storageIndexKeys } from "./keys.js";
 import type { Namespace } from "./namespaces.js";
 import { commitActions, hashedRelativePath, initRepository, removeRepository } from "./git/index.js";
 import { withRepositoryWrite } from "./write-path.js";
-import { projectIdsThroughGroups } from "./group-listing.js";
+import { listProjects, listingAttributes, listingWrites, type ProjectPage } from "./project-listing.js";
 
 export const FEATURES = [
   "issues_access_level",
@@ -37,6 +37,10 @@ export interface Project {
   creatorId: number;
   createdAt: string;
   lastActivityAt: string;
+  /** Absent on projects written before they could change; then `lastActivityAt`. */
+  updatedAt?: string;
+  /** Archived: read-only, kept out of lists that ask for `archived=false` (GitLab). */
+  archived?: boolean;
   storage: string;
   relativePath: string;
   readOnly: boolean;
@@ -69,9 +73,19 @@ export async function visibleProject(principal: Principal | undefined, idOrPath:
 export async function createProject(
   principal: Principal,
   ns: Namespace,
-  input: { name: string; path: string; description?: string; visibility?: Visibility; initializeWithReadme?: boolean; defaultBranch?: string; features?: Partial<Record<Feature, FeatureLevel>> },
+  input: {
+    name: string;
+    path: string;
+    description?: string;
+    visibility?: Visibility;
+    initializeWithReadme?: boolean;
+    defaultBranch?: string;
+    features?: Partial<Record<Feature, FeatureLevel>>;
+    /** A configured storage an administrator chose; otherwise the weighted pick. */
+    storage?: string;
+  },
 ): Promise<Project> {
-  const storage = await pickStorage();
+  const storage = input.storage ?? (await pickStorage());
   if (!storage) throw badRequest("no repository storage is available for new projects");
   const id = await nextId("projects");
   const now = new Date().toISOString();
@@ -87,6 +101,8 @@ export async function createProject(
     creatorId: principal.user.id,
     createdAt: now,
     lastActivityAt: now,
+    updatedAt: now,
+    archived: false,
     storage,
     relativePath: hashedRelativePath("project", id),
     readOnly: false,
@@ -95,9 +111,9 @@ export async function createProject(
   await initRepository(storage, project.relativePath, { defaultBranch: project.defaultBranch });
   const items: TransactItem[] = [
     { Put: { Item: { ...pathClaimKey(fullPathOf(project)), kind: "project", ownerId: id }, ConditionExpression: "attribute_not_exists(pk)" } },
-    { Put: { Item: { ...containerKey("project", id), ...allProjectsIndex(id), ...storageIndexKeys("project", storage, id), type: "project", ...project } } },
+    { Put: { Item: { ...containerKey("project", id), ...allProjectsIndex(id), ...storageIndexKeys("project", storage, id), type: "project", ...project, ...listingAttributes(project) } } },
+    ...listingWrites(undefined, project),
   ];
-  if (project.visibility !== "private") items.push({ Put: { Item: { ...visibleMarkerKey("project", id), visibility: project.visibility } } });
   if (ns.kind === "group") items.push({ Put: { Item: { ...groupChildKey(ns.id, "project", id) } } });
   try {
     await transact(items);
@@ -106,6 +122,7 @@ export async function createProject(
     if (isConditionFailure(err)) throw validationError({ path: ["has already been taken"], name: ["has already been taken"] });
     throw err;
   }
+  await countProjectsBy(1);
   // The creator gets a direct membership so the project is in its own list (owners of a personal
   // namespace are Owners anyway; in a group GitLab's creator is a Maintainer).
   await grantInitialMembership("project", id, principal.user.id, ns.kind === "user" ? AccessLevel.owner : AccessLevel.maintainer);
@@ -124,20 +141,41 @@ export async function createProject(
 
 export async function updateProject(project: Project, changes: Partial<Pick<Project, "name" | "description" | "visibility" | "defaultBranch">> & { features?: Partial<Record<Feature, FeatureLevel>> }) {
   const defined = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined));
-  const next: Project = { ...project, ...defined, features: { ...project.features, ...changes.features } };
+  const now = new Date().toISOString();
+  return saveProject(project, { ...project, ...defined, features: { ...project.features, ...changes.features }, lastActivityAt: now, updatedAt: now });
+}
+
+/** Archives or unarchives (GitLab: an archived project is read-only); answers the project as it now is. */
+export async function setArchived(project: Project, archived: boolean): Promise<Project> {
+  if ((project.archived ?? false) === archived) return project;
+  return saveProject(project, { ...project, archived, updatedAt: new Date().toISOString() });
+}
+
+/** Writes a project's editable fields and, in the same transaction, its list entries. */
+async function saveProject(before: Project, next: Project): Promise<Project> {
+  const listed = listingAttributes(next);
   await transact([
     {
       Update: {
-        Key: containerKey("project", project.id),
-        UpdateExpression: "SET #n = :n, description = :d, visibility = :v, defaultBranch = :b, features = :f, lastActivityAt = :t",
+        Key: containerKey("project", before.id),
+        UpdateExpression: "SET #n = :n, description = :d, visibility = :v, defaultBranch = :b, features = :f, lastActivityAt = :t, updatedAt = :u, archived = :a, searchText = :s, projectId = :id",
         ExpressionAttributeNames: { "#n": "name" },
-        ExpressionAttributeValues: { ":n": next.name, ":d": next.description, ":v": next.visibility, ":b": next.defaultBranch, ":f": next.features, ":t": new Date().toISOString() },
+        ExpressionAttributeValues: {
+          ":n": next.name,
+          ":d": next.description,
+          ":v": next.visibility,
+          ":b": next.defaultBranch,
+          ":f": next.features,
+          ":t": next.lastActivityAt,
+          ":u": next.updatedAt,
+          ":a": listed.archived,
+          ":s": listed.searchText,
+          ":id": next.id,
+        },
         ConditionExpression: "attribute_exists(pk)",
       },
     },
-    next.visibility === "private"
-      ? { Delete: { Key: visibleMarkerKey("project", project.id) } }
-      : { Put: { Item: { ...visibleMarkerKey("project", project.id), visibility: next.visibility } } },
+    ...listingWrites(before, next),
   ]);
   return next;
 }
@@ -151,46 +189,31 @@ export async function deleteProject(project: Project): Promise<void> {
     await transact([
       { Delete: { Key: containerKey("project", project.id) } },
       { Delete: { Key: pathClaimKey(fullPathOf(project)) } },
-      { Delete: { Key: visibleMarkerKey("project", project.id) } },
+      ...listingWrites(project, undefined),
       ...(project.namespace.kind === "group" ? [{ Delete: { Key: groupChildKey(project.namespace.id, "project", project.id) } }] : []),
     ]);
     if (location) await removeRepository(location.storage, location.relativePath);
   });
-}
-
-export interface ProjectPage {
-  projects: Project[];
-  hasMore: boolean;
-}
-
-/** Admin view: every project, or those on one storage (`repository_storage`), newest first. */
-export async function listAllProjects(offset: number, limit: number, storage?: string): Promise<ProjectPage> {
-  const page = storage
-    ? await queryPage<Project>({ index: GSI2, pk: storageIndexPk("project", storage), offset, limit })
-    : await queryPage<Project>({ index: GSI1, pk: "PROJECTS", offset, limit });
-  return { projects: page.items, hasMore: page.hasMore };
+  await countProjectsBy(-1);
 }
 
 /**
- * What a non-admin sees: projects it is a member of, directly or through a group (and its
- * subgroups), plus every public/internal project, merged newest first. Every source is a Query
- * ordered by id, so a page needs at most `offset + limit + 1` keys from each.
+ * The number of projects, kept as a counter beside them so the admin list can send `X-Total`
+ * without counting. Not part of the create/delete transaction: one hot item in every transaction
+ * would make concurrent creations conflict. Undefined on data written before the counter existed.
  */
-export async function listVisibleProjects(principal: Principal | undefined, offset: number, limit: number, opts: { membership?: boolean } = {}): Promise<ProjectPage> {
-  const want = offset + limit + 1;
-  const ids = new Set<number>();
-  if (principal) {
-    const mine = await queryPage<{ gsi1sk: string }>({ index: GSI1, pk: `USER#${principal.user.id}#PROJECTS`, offset: 0, limit: want });
-    mine.items.forEach((m) => ids.add(Number(m.gsi1sk)));
-    (await projectIdsThroughGroups(principal.user.id, want)).forEach((id) => ids.add(id));
-  }
-  if (!opts.membership) {
-    const open = await queryPage<{ sk: string; visibility: Visibility }>({ pk: "VISIBLE#project", offset: 0, limit: want });
-    open.items.filter((m) => principal || m.visibility === "public").forEach((m) => ids.add(Number(m.sk)));
-  }
-  const ordered = [...ids].sort((a, b) => b - a);
-  const slice = ordered.slice(offset, offset + limit);
-  const projects = (await Promise.all(slice.map(findProject))).filter((p): p is Project => !!p);
-  return { projects, hasMore: ordered.length > offset + limit };
+const PROJECT_COUNT = { pk: "COUNT#projects", sk: "COUNT" } as const;
+export async function projectCount(): Promise<number | undefined> {
+  return (await getItem<{ value: number }>(PROJECT_COUNT.pk, PROJECT_COUNT.sk, false))?.value;
 }
+const countProjectsBy = (delta: number) => updateItem({ ...PROJECT_COUNT, update: "ADD #v :d", names: { "#v": "value" }, values: { ":d": delta } });
 
+export type { ProjectPage } from "./project-listing.js";
+
+/** Admin view: every project, or those on one storage (`repository_storage`), newest first. */
+export const listAllProjects = (offset: number, limit: number, storage?: string): Promise<ProjectPage> =>
+  listProjects(undefined, { orderBy: "id", ascending: false, storage }, offset, limit, { admin: true });
+
+/** What a user sees (or, with `membership`, is a member of), newest first. */
+export const listVisibleProjects = (principal: Principal | undefined, offset: number, limit: number, opts: { membership?: boolean } = {}): Promise<ProjectPage> =>
+  listProjects(principal, { orderBy: "id", ascending: false, membership: opts.membership }, offset, limit);

@@ -8,7 +8,12 @@ import { createProject } from "../domain/projects.js";
 import { projectView } from "../domain/project-view.js";
 import { targetNamespace } from "../domain/namespaces.js";
 import { chosenFeatures, featureFields, pathSegment, slugify, visibility } from "./schemas.js";
+import { configuredStorage } from "./storage-choice.js";
 
+/**
+ * `repository_storage` places the repository on that storage (administrators; GitLab ignores it from
+ * anyone else). Without it the storage is the weighted pick of `repository_storages_weighted`.
+ */
 export const endpoint = defineEndpoint(
   {
     summary: "Create a project",
@@ -22,11 +27,13 @@ export const endpoint = defineEndpoint(
       visibility: z.optional(visibility),
       initialize_with_readme: z.optional(bool()),
       default_branch: z.optional(z.string().check(z.regex(/^[A-Za-z0-9._\/-]{1,255}$/))),
+      repository_storage: z.optional(z.string().check(z.maxLength(255))),
       ...featureFields,
     }),
   },
   async ({ c, principal, body }) => {
     if (!body.name && !body.path) throw paramError("name, path are missing, at least one parameter must be provided");
+    const storage = principal.user.admin ? configuredStorage(body.repository_storage) : undefined;
     const ns = await targetNamespace(principal, body.namespace_id);
     const project = await createProject(principal, ns, {
       name: body.name ?? body.path!,
@@ -36,6 +43,7 @@ export const endpoint = defineEndpoint(
       initializeWithReadme: body.initialize_with_readme,
       defaultBranch: body.default_branch,
       features: chosenFeatures(body),
+      storage,
     });
     return projectView(project, baseUrl(c), { admin: principal.user.admin });
   },

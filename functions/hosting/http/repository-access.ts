@@ -19,9 +19,10 @@ export async function readableProject(principal: Principal | undefined, id: stri
   return (await codeReader(principal, id)).project;
 }
 
-/** Developer+ pushes; a visible project without that level answers 403. */
+/** Developer+ pushes; a visible project without that level, or an archived one, answers 403 (GitLab). */
 export async function writableProject(principal: Principal, id: string) {
   const { project, level } = await codeReader(principal, id);
   if (level < AccessLevel.developer) throw forbidden();
+  if (project.archived) throw forbidden("You are not allowed to push into this branch");
   return project;
 }

@@ -3,12 +3,18 @@ import { defineEndpoint } from "../../platform/http/endpoint.js";
 import { lambda } from "../../platform/http/lambda.js";
 import { baseUrl } from "../../platform/http/urls.js";
 import { forbidden } from "../../platform/http/errors.js";
+import { scheduleContainerMove } from "../../moves/domain/schedule.js";
 import { AccessLevel } from "../domain/access.js";
 import { updateProject, visibleProject } from "../domain/projects.js";
 import { projectView } from "../domain/project-view.js";
 import { chosenFeatures, featureFields, projectParams, visibility } from "./schemas.js";
+import { configuredStorage } from "./storage-choice.js";
 
-/** Maintainer+. Renaming the path is not offered (it would move the repository's URL). */
+/**
+ * Maintainer+. Renaming the path is not offered (it would move the repository's URL). An
+ * administrator's `repository_storage` other than the current one schedules a repository storage
+ * move there, as GitLab does; the answer shows the project as it is until that move finishes.
+ */
 export const endpoint = defineEndpoint(
   {
     summary: "Update a project",
@@ -19,12 +25,15 @@ export const endpoint = defineEndpoint(
       description: z.optional(z.string().check(z.maxLength(2000))),
       visibility: z.optional(visibility),
       default_branch: z.optional(z.string().check(z.regex(/^[A-Za-z0-9._\/-]{1,255}$/))),
+      repository_storage: z.optional(z.string().check(z.maxLength(255))),
       ...featureFields,
     }),
   },
   async ({ c, principal, params, body }) => {
     const { project, level } = await visibleProject(principal, params.id);
     if (level < AccessLevel.maintainer) throw forbidden();
+    // GitLab ignores the storage from anyone but an administrator.
+    const storage = principal.user.admin ? configuredStorage(body.repository_storage) : undefined;
     const updated = await updateProject(project, {
       name: body.name,
       description: body.description,
@@ -32,6 +41,7 @@ export const endpoint = defineEndpoint(
       defaultBranch: body.default_branch,
       features: chosenFeatures(body),
     });
+    if (storage !== undefined && storage !== project.storage) await scheduleContainerMove("project", updated, storage);
     return projectView(updated, baseUrl(c), { admin: principal.user.admin });
   },
 );

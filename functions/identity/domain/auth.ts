@@ -8,7 +8,7 @@
 import type { Context } from "hono";
 import { getCookie } from "hono/cookie";
 import { ApiError, unauthorized } from "../../platform/http/errors.js";
-import { findToken, hashToken, isUsable, type Scope, type TokenRecord } from "./tokens.js";
+import { findToken, hashToken, isExpired, isUsable, recordTokenUse, type Scope, type TokenRecord } from "./tokens.js";
 import { principalCache, principalCacheMs } from "./principal-cache.js";
 import { findUser, findUserByUsername, type User } from "./users.js";
 import { findSession, sameSecret, SESSION_COOKIE } from "./sessions.js";
@@ -52,7 +52,9 @@ export async function principalForTokenHash(hash: string, load: () => Promise<To
   const hit = principalCache.get(hash) as { principal: Principal; until: number } | undefined;
   if (hit && hit.until > now && isUsable(hit.principal.token)) return hit.principal;
   const token = await load();
-  if (!token || !isUsable(token)) throw unauthorized();
+  if (!token) throw unauthorized();
+  if (token.revoked) throw invalidToken("Token was revoked. You have to re-authorize from the user.");
+  if (isExpired(token)) throw invalidToken("Token is expired. You can either do re-authorization or token refresh.");
   const user = await findUser(token.userId);
   if (!user || user.state !== "active") throw unauthorized();
   const principal: Principal = { user, scopes: token.scopes, token };
@@ -70,6 +72,7 @@ export async function authenticate(c: Context): Promise<Principal | undefined> {
   if (plain === undefined) return sessionPrincipal(c);
   if (plain.length < 8 || plain.length > 256) throw unauthorized();
   let principal = await lookup(plain);
+  await recordTokenUse(principal.token);
   // GitLab takes `sudo` as a parameter or a header, the parameter first.
   const sudo = c.req.query("sudo") ?? c.req.header("sudo");
   if (sudo !== undefined) principal = await impersonate(principal, sudo);
@@ -84,6 +87,11 @@ async function impersonate(principal: Principal, who: string): Promise<Principal
   const target = /^\d+$/.test(who) ? await findUser(Number(who)) : await findUserByUsername(who);
   if (!target) throw new ApiError(404, { message: `404 User with ID or username '${who}' Not Found` });
   return { ...principal, user: target };
+}
+
+/** GitLab's answer to a revoked or expired token (OAuth 2 bearer-token error, RFC 6750). */
+function invalidToken(description: string): ApiError {
+  return new ApiError(401, { error: "invalid_token", error_description: description }, { "WWW-Authenticate": `Bearer realm="", error="invalid_token", error_description="${description}"` });
 }
 
 /** GitLab's answer to a token whose scopes do not cover the request. */

@@ -7,6 +7,7 @@
  * | username claim  | NAMESPACE#<path lower> | NAMESPACE   |                        |            |
  * | e-mail claim    | EMAIL#<email lower>    | EMAIL       |                        |            |
  * | token           | PAT#<sha256 of token>  | PAT         | USER#<id>#PATS         | <id pad>   |
+ * |   (gsi2)        |                        |             | gsi2pk PATS            | gsi2sk <id pad> (all tokens, and one by id) |
  * | app settings    | SETTINGS               | APPLICATION |                        |            |
  */
 import { pad } from "../../platform/db/table.js";
@@ -18,4 +19,5 @@ export const namespaceClaimKey = (path: string) => ({ pk: `NAMESPACE#${path.toLo
 export const emailClaimKey = (email: string) => ({ pk: `EMAIL#${email.toLowerCase()}`, sk: "EMAIL" });
 export const tokenKey = (hash: string) => ({ pk: `PAT#${hash}`, sk: "PAT" });
 export const tokensOfUserIndex = (userId: number, id: number) => ({ gsi1pk: `USER#${userId}#PATS`, gsi1sk: pad(id) });
+export const allTokensIndex = (id: number) => ({ gsi2pk: "PATS", gsi2sk: pad(id) });
 export const settingsKey = { pk: "SETTINGS", sk: "APPLICATION" };

@@ -4,8 +4,8 @@
  * endpoints), `read_repository`/`write_repository` (Git over HTTP, not the REST API), `sudo`.
  */
 import { createHash, randomBytes } from "node:crypto";
-import { getItem, nextId, putItem, updateItem } from "../../platform/db/table.js";
-import { tokenKey, tokensOfUserIndex } from "./keys.js";
+import { getItem, isConditionFailure, nextId, pad, putItem, queryPage, updateItem, GSI1, GSI2 } from "../../platform/db/table.js";
+import { allTokensIndex, tokenKey, tokensOfUserIndex } from "./keys.js";
 import { forgetCachedToken } from "./principal-cache.js";
 
 export const SCOPES = ["api", "read_api", "read_user", "read_repository", "write_repository", "sudo"] as const;
@@ -21,6 +21,8 @@ export interface TokenRecord {
   revoked: boolean;
   createdAt: string;
   hash: string;
+  /** Written at most once per `LAST_USED_THROTTLE_MS` (GitLab's throttle), so reads stay reads. */
+  lastUsedAt?: string | null;
 }
 
 export const hashToken = (token: string) => createHash("sha256").update(token, "utf8").digest("hex");
@@ -56,7 +58,7 @@ export async function issueToken(input: {
     hash: hashToken(token),
   };
   await putItem(
-    { ...tokenKey(record.hash), ...tokensOfUserIndex(input.userId, id), type: "token", ...record },
+    { ...tokenKey(record.hash), ...tokensOfUserIndex(input.userId, id), ...allTokensIndex(id), type: "token", nameLower: record.name.toLowerCase(), ...record },
     { expression: "attribute_not_exists(pk)" },
   );
   return { record, token };
@@ -67,10 +69,74 @@ export async function findToken(plain: string): Promise<TokenRecord | undefined>
   return getItem<TokenRecord>(key.pk, key.sk, false);
 }
 
+export const isExpired = (record: TokenRecord, now = new Date()) => !!record.expiresAt && now.toISOString().slice(0, 10) >= record.expiresAt;
+
 export function isUsable(record: TokenRecord, now = new Date()): boolean {
-  if (record.revoked) return false;
-  if (record.expiresAt && now.toISOString().slice(0, 10) >= record.expiresAt) return false;
-  return true;
+  return !record.revoked && !isExpired(record, now);
+}
+
+/** GitLab updates `last_used_at` at most once per 10 minutes per token. */
+export const LAST_USED_THROTTLE_MS = 10 * 60 * 1000;
+
+/**
+ * Records a use of the token unless one was recorded within the throttle window: one conditional
+ * write at most per window, however many requests (and processes) use the token meanwhile.
+ */
+export async function recordTokenUse(record: TokenRecord, now = new Date()): Promise<void> {
+  const since = new Date(now.getTime() - LAST_USED_THROTTLE_MS).toISOString();
+  if (record.lastUsedAt && record.lastUsedAt > since) return;
+  const at = now.toISOString();
+  try {
+    await updateItem({
+      ...tokenKey(record.hash),
+      update: "SET lastUsedAt = :at",
+      condition: "attribute_exists(pk) AND (attribute_not_exists(lastUsedAt) OR lastUsedAt = :null OR lastUsedAt <= :since)",
+      values: { ":at": at, ":since": since, ":null": null },
+    });
+    record.lastUsedAt = at;
+  } catch (err) {
+    if (!isConditionFailure(err)) throw err; // another request recorded it first
+  }
+}
+
+/** One token by id (the all-tokens index), or undefined. */
+export async function findTokenById(id: number): Promise<TokenRecord | undefined> {
+  const page = await queryPage<TokenRecord>({ index: GSI2, pk: allTokensIndex(id).gsi2pk, skFrom: pad(id), skTo: pad(id), offset: 0, limit: 1 });
+  return page.items[0];
+}
+
+export interface TokenFilters {
+  /** Whose tokens; undefined = every user's (administrators). */
+  userId?: number;
+  state?: "active" | "inactive";
+  revoked?: boolean;
+  search?: string;
+  createdBefore?: string;
+  createdAfter?: string;
+  lastUsedBefore?: string;
+  lastUsedAfter?: string;
+}
+
+/** Tokens newest first, filtered inside the Query (GitLab's `GET /personal_access_tokens`). */
+export async function listTokens(f: TokenFilters, offset: number, limit: number) {
+  const parts: string[] = [];
+  const values: Record<string, unknown> = {};
+  const today = new Date().toISOString().slice(0, 10);
+  const expired = "(attribute_type(expiresAt, :string) AND expiresAt <= :today)";
+  // DynamoDB refuses unused expression values, so each state names only its own.
+  if (f.state) Object.assign(values, { ":revokedState": f.state === "inactive", ":string": "S", ":today": today });
+  if (f.state === "active") parts.push(`revoked = :revokedState AND NOT ${expired}`);
+  if (f.state === "inactive") parts.push(`(revoked = :revokedState OR ${expired})`);
+  if (f.revoked !== undefined) (parts.push("revoked = :revoked"), (values[":revoked"] = f.revoked));
+  if (f.search) (parts.push("contains(nameLower, :search)"), (values[":search"] = f.search.toLowerCase()));
+  if (f.createdBefore) (parts.push("createdAt < :createdBefore"), (values[":createdBefore"] = f.createdBefore));
+  if (f.createdAfter) (parts.push("createdAt > :createdAfter"), (values[":createdAfter"] = f.createdAfter));
+  if (f.lastUsedBefore) (parts.push("lastUsedAt < :lastUsedBefore"), (values[":lastUsedBefore"] = f.lastUsedBefore));
+  if (f.lastUsedAfter) (parts.push("lastUsedAt > :lastUsedAfter"), (values[":lastUsedAfter"] = f.lastUsedAfter));
+  const filter = parts.length ? { expression: parts.join(" AND "), values } : undefined;
+  const range: { index: typeof GSI1 | typeof GSI2; pk: string } =
+    f.userId !== undefined ? { index: GSI1, pk: tokensOfUserIndex(f.userId, 0).gsi1pk } : { index: GSI2, pk: allTokensIndex(0).gsi2pk };
+  return queryPage<TokenRecord>({ ...range, filter, offset, limit });
 }
 
 export async function revokeToken(hash: string): Promise<void> {
@@ -88,7 +154,7 @@ export function tokenView(record: TokenRecord, plain?: string) {
     description: null,
     scopes: record.scopes,
     user_id: record.userId,
-    last_used_at: null,
+    last_used_at: record.lastUsedAt ?? null,
     active: isUsable(record),
     expires_at: record.expiresAt,
     ...(plain ? { token: plain } : {}),

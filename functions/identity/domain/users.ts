@@ -1,6 +1,6 @@
 /** Users: GitLab's user entity, created by administrators (or by the bootstrap). */
 import { getItem, isConditionFailure, nextId, queryPage, transact, GSI1 } from "../../platform/db/table.js";
-import { validationError } from "../../platform/http/errors.js";
+import { conflict, validationError } from "../../platform/http/errors.js";
 import { allUsersIndex, emailClaimKey, namespaceClaimKey, userKey } from "./keys.js";
 
 export interface User {
@@ -18,19 +18,27 @@ export async function createUser(input: { username: string; name: string; email:
   const user: User = { id, ...input, state: "active", createdAt: new Date().toISOString() };
   try {
     await transact([
-      { Put: { Item: { ...namespaceClaimKey(input.username), kind: "user", ownerId: id }, ConditionExpression: "attribute_not_exists(pk)" } },
+      { Put: { Item: { ...namespaceClaimKey(input.username), kind: "user", ownerId: id }, ConditionExpression: "attribute_not_exists(pk)", ReturnValuesOnConditionCheckFailure: "ALL_OLD" } },
       { Put: { Item: { ...emailClaimKey(input.email), userId: id }, ConditionExpression: "attribute_not_exists(pk)" } },
       { Put: { Item: { ...userKey(id), ...allUsersIndex(id), type: "user", ...user } } },
     ]);
   } catch (err) {
     if (!isConditionFailure(err)) throw err;
-    const reasons = (err as { CancellationReasons?: Array<{ Code?: string }> }).CancellationReasons ?? [];
-    const fields: Record<string, string[]> = {};
-    if (reasons[0]?.Code === "ConditionalCheckFailed") fields.username = ["has already been taken"];
-    if (reasons[1]?.Code === "ConditionalCheckFailed") fields.email = ["has already been taken"];
-    throw validationError(Object.keys(fields).length ? fields : { base: ["could not be saved"] });
+    const reasons = (err as { CancellationReasons?: Array<{ Code?: string; Item?: Record<string, unknown> }> }).CancellationReasons ?? [];
+    const [pathTaken, emailTaken] = reasons.map((r) => r?.Code === "ConditionalCheckFailed");
+    // GitLab's order: a taken e-mail, then a username another user holds, are 409 conflicts; a path
+    // a group holds is a validation error of the username.
+    if (emailTaken) throw conflict("Email has already been taken");
+    if (pathTaken && claimKind(reasons[0]?.Item) === "user") throw conflict("Username has already been taken");
+    throw validationError(pathTaken ? { username: ["has already been taken"] } : { base: ["could not be saved"] });
   }
   return user;
+}
+
+/** The `kind` of the namespace claim a failed condition returned (raw attribute values). */
+function claimKind(item: Record<string, unknown> | undefined): unknown {
+  const kind = item?.kind as { S?: string } | string | undefined;
+  return typeof kind === "object" ? kind?.S : kind;
 }
 
 export async function findUser(id: number): Promise<User | undefined> {

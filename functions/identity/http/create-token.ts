@@ -2,9 +2,20 @@ import * as z from "zod/mini";
 import { defineEndpoint } from "../../platform/http/endpoint.js";
 import { lambda } from "../../platform/http/lambda.js";
 import { positiveInt } from "../../platform/http/params.js";
-import { notFound } from "../../platform/http/errors.js";
+import { notFound, validationError } from "../../platform/http/errors.js";
 import { findUser } from "../domain/users.js";
 import { issueToken, SCOPES, tokenView } from "../domain/tokens.js";
+
+/** GitLab's default maximum lifetime of a personal access token. */
+const MAX_LIFETIME_DAYS = 365;
+
+/** `expires_at` must be a day still ahead (a token stops working at the start of that day) and within the maximum lifetime. */
+function checkExpiry(expiresAt: string | undefined, now = new Date()): void {
+  if (expiresAt === undefined) return;
+  const day = (offset: number) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + offset)).toISOString().slice(0, 10);
+  if (expiresAt <= day(0)) throw validationError({ expires_at: ["must be in the future"] });
+  if (expiresAt > day(MAX_LIFETIME_DAYS)) throw validationError({ expires_at: [`must be before ${day(MAX_LIFETIME_DAYS + 1)}`] });
+}
 
 export const endpoint = defineEndpoint(
   {
@@ -21,6 +32,7 @@ export const endpoint = defineEndpoint(
     }),
   },
   async ({ params, body }) => {
+    checkExpiry(body.expires_at);
     const user = await findUser(params.user_id);
     if (!user) throw notFound("User");
     const { record, token } = await issueToken({

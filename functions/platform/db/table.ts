@@ -133,6 +133,9 @@ interface KeyRange {
   index?: typeof GSI1 | typeof GSI2;
   pk: string;
   skPrefix?: string;
+  /** Sort keys from/to these values, inclusive (keyset pagination); not with `skPrefix`. */
+  skFrom?: string;
+  skTo?: string;
   ascending?: boolean;
   filter?: { expression: string; names?: Record<string, string>; values?: Record<string, unknown> };
   /** Only these attributes (a large partition read for a few fields). */
@@ -141,23 +144,33 @@ interface KeyRange {
   consistent?: boolean;
 }
 
+function skCondition(range: KeyRange): { expression: string; values: Record<string, string> } | undefined {
+  if (range.skPrefix !== undefined) return { expression: "begins_with(#sk, :sk)", values: { ":sk": range.skPrefix } };
+  const { skFrom: from, skTo: to } = range;
+  if (from !== undefined && to !== undefined) return { expression: "#sk BETWEEN :skFrom AND :skTo", values: { ":skFrom": from, ":skTo": to } };
+  if (from !== undefined) return { expression: "#sk >= :skFrom", values: { ":skFrom": from } };
+  if (to !== undefined) return { expression: "#sk <= :skTo", values: { ":skTo": to } };
+  return undefined;
+}
+
 /** Pages of one key range, in sort-key order; `pageSize` bounds each Query call. */
 async function* queryRange<T>(range: KeyRange, pageSize?: () => number): AsyncGenerator<T[]> {
   const pkName = range.index ? `${range.index}pk` : "pk";
   const skName = range.index ? `${range.index}sk` : "sk";
   const projected = Object.fromEntries((range.projection ?? []).map((name, i) => [`#p${i}`, name]));
+  const sk = skCondition(range);
   let startKey: Record<string, unknown> | undefined;
   do {
     const out = await dynamo().send(
       new QueryCommand({
         TableName: resources.mainTable(),
         IndexName: range.index,
-        KeyConditionExpression: range.skPrefix ? "#pk = :pk AND begins_with(#sk, :sk)" : "#pk = :pk",
+        KeyConditionExpression: sk ? `#pk = :pk AND ${sk.expression}` : "#pk = :pk",
         FilterExpression: range.filter?.expression,
         ProjectionExpression: range.projection ? Object.keys(projected).join(", ") : undefined,
         ConsistentRead: range.consistent,
-        ExpressionAttributeNames: { "#pk": pkName, ...(range.skPrefix ? { "#sk": skName } : {}), ...range.filter?.names, ...projected },
-        ExpressionAttributeValues: { ":pk": range.pk, ...(range.skPrefix ? { ":sk": range.skPrefix } : {}), ...range.filter?.values },
+        ExpressionAttributeNames: { "#pk": pkName, ...(sk ? { "#sk": skName } : {}), ...range.filter?.names, ...projected },
+        ExpressionAttributeValues: { ":pk": range.pk, ...sk?.values, ...range.filter?.values },
         ScanIndexForward: range.ascending ?? false,
         Limit: pageSize?.(),
         ExclusiveStartKey: startKey,

@@ -50,3 +50,16 @@ export function setPageHeaders(c: Context, page: PageRequest, hasNext: boolean, 
   }
   c.header("Link", links.join(", "));
 }
+
+/**
+ * GitLab's keyset pagination answer: only `Link: <…>; rel="next"`, whose URL is this request's with
+ * the cursor parameters replaced (no totals, no page numbers); none on the last page.
+ */
+export function setKeysetLink(c: Context, next: Record<string, string> | undefined, drop: readonly string[] = []): void {
+  if (!next) return;
+  const url = publicUrl(c);
+  url.searchParams.delete("page");
+  for (const name of drop) url.searchParams.delete(name);
+  for (const [name, value] of Object.entries(next)) url.searchParams.set(name, value);
+  c.header("Link", `<${url.toString()}>; rel="next"`);
+}
