@@ -4,8 +4,9 @@
  * and the generated OpenAPI document.
  */
 import type { Context } from "hono";
-import * as z from "zod";
-import type { ZodType } from "zod";
+import * as z from "zod/mini";
+// A named import: zod/mini's `core` namespace would bring every locale into each bundle.
+import { $ZodObject } from "zod/v4/core";
 import { ApiError, forbidden, unauthorized } from "./errors.js";
 import { parseFormParams } from "./form.js";
 import { authenticate, insufficientScope, type Principal } from "../../identity/domain/auth.js";
@@ -17,6 +18,9 @@ import { authenticate, insufficientScope, type Principal } from "../../identity/
  * - `write`: `api` scope.
  */
 export type Access = "public" | "read" | "read_user" | "write";
+
+/** Any zod schema, classic or mini (both are core schemas). */
+type ZodType<T = unknown> = z.core.$ZodType<T>;
 
 export interface EndpointSpec<P extends ZodType, Q extends ZodType, B extends ZodType> {
   summary: string;
@@ -65,8 +69,10 @@ async function readBody(c: Context): Promise<Record<string, unknown>> {
   }
 }
 
+/** An object body refuses unknown fields (`.strict()`), whichever zod flavour declared it. */
 function strictIfObject<T extends ZodType>(schema: T): T {
-  return (schema instanceof z.ZodObject ? schema.strict() : schema) as T;
+  if (!(schema instanceof $ZodObject)) return schema;
+  return z.clone(schema, { ...schema._zod.def, catchall: z.never() }) as unknown as T;
 }
 
 export function defineEndpoint<
@@ -85,14 +91,14 @@ export function defineEndpoint<
     spec: spec as unknown as EndpointSpec<ZodType, ZodType, ZodType>,
     async run(c) {
       const principal = await authorize(c, spec.access, spec.admin ?? false);
-      const params = spec.params ? spec.params.parse(c.req.param()) : undefined;
-      const query = spec.query ? spec.query.parse(c.req.query()) : undefined;
+      const params = spec.params ? z.parse(spec.params, c.req.param()) : undefined;
+      const query = spec.query ? z.parse(spec.query, c.req.query()) : undefined;
       let parsedBody: unknown;
       if (body) {
         // Grape merges query-string and body parameters for writes; so do we.
         const fromQuery = spec.query ? {} : parseFormParams([...new URL(c.req.url).searchParams.entries()].filter(([k]) => !AUTH_PARAMS.has(k)));
         const merged = { ...fromQuery, ...(await readBody(c)) };
-        parsedBody = body.parse(merged);
+        parsedBody = z.parse(body, merged);
       }
       const result = await serve({
         c,

@@ -2,7 +2,9 @@
  * zod issues → GitLab's Grape parameter errors, e.g. `{"error":"name is missing, visibility does not
  * have a valid value"}`. Other surfaces register their own translation.
  */
-import type { ZodError } from "zod";
+import type * as z from "zod/mini";
+
+type ZodError = z.core.$ZodError;
 import { ApiError, paramError } from "./errors.js";
 import type { Surface } from "./app.js";
 
