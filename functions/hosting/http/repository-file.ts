@@ -1,0 +1,96 @@
+/**
+ * Shared by the repository files routes (`/projects/:id/repository/files/:file_path`): the path
+ * parameters, GitLab's file path check, the write parameters and the one-file commit that every
+ * write makes through the repository write path.
+ */
+import * as z from "zod/mini";
+import type { Principal } from "../../identity/domain/auth.js";
+import { bool, idOrPath } from "../../platform/http/params.js";
+import { paramError } from "../../platform/http/errors.js";
+import { commitActions, type CommitAction } from "../domain/git/index.js";
+import { withRepositoryWrite } from "../domain/write-path.js";
+import { writableProject } from "./repository-access.js";
+
+/** `file_path` arrives URL-encoded (`lib%2Fclass%2Erb`); the router hands it over decoded. */
+export const fileParams = z.object({ id: idOrPath(), file_path: z.string().check(z.minLength(1), z.maxLength(4096)) });
+
+/**
+ * GitLab's `file_path` validator: no directory traversal and no absolute path, answered with its
+ * Grape message before anything is read.
+ */
+export function validFilePath(path: string): string {
+  const parts = path.split(/[/\\]/);
+  if (path.startsWith("/") || path.includes("\0") || parts.includes("..")) throw paramError("file_path should be a valid file path");
+  return path;
+}
+
+const branchName = () => z.string().check(z.minLength(1), z.maxLength(255));
+
+/** `simple_file_params` of GitLab's API (what a delete takes). */
+const simpleFileParams = {
+  branch: branchName(),
+  commit_message: z.string().check(z.minLength(1), z.maxLength(100_000)),
+  start_branch: z.optional(branchName()),
+  author_email: z.optional(z.email()),
+  author_name: z.optional(z.string().check(z.maxLength(255))),
+  last_commit_id: z.optional(z.string().check(z.maxLength(64))),
+  // Clients repeat the path in the body (python-gitlab's update does); the URL's is the one used.
+  file_path: z.optional(z.string().check(z.maxLength(4096))),
+};
+
+export const deleteFileBody = z.strictObject(simpleFileParams);
+
+/** `extended_file_params`: create and update also carry the content. */
+export const writeFileBody = z.strictObject({
+  ...simpleFileParams,
+  content: z.string(),
+  encoding: z.optional(z.enum(["text", "base64"])),
+  execute_filemode: z.optional(bool()),
+});
+
+type DeleteFileBody = z.infer<typeof deleteFileBody>;
+type WriteFileBody = z.infer<typeof writeFileBody>;
+
+/**
+ * One commit that creates, updates or deletes one file, through the one repository write path
+ * (lease, fencing, 409 with GitLab's read-only message during a move). GitLab's single-file API
+ * says "file changed" with a sentence of its own per operation.
+ */
+export async function commitOneFile(
+  principal: Principal,
+  params: { id: string; file_path: string },
+  body: DeleteFileBody | WriteFileBody,
+  action: "create" | "update" | "delete",
+): Promise<{ file_path: string; branch: string }> {
+  const filePath = validFilePath(params.file_path);
+  const project = await writableProject(principal, params.id);
+  const written = "content" in body ? body : undefined;
+  const actions: CommitAction[] = [
+    {
+      action,
+      file_path: filePath,
+      content: written?.content,
+      encoding: written?.encoding,
+      execute_filemode: written?.execute_filemode,
+      last_commit_id: action === "create" ? undefined : body.last_commit_id,
+    },
+  ];
+  // An update keeps the file's mode unless the caller sets it, as GitLab's does.
+  if (action === "update" && written?.execute_filemode !== undefined) {
+    actions.push({ action: "chmod", file_path: filePath, execute_filemode: written.execute_filemode });
+  }
+  await withRepositoryWrite("project", project.id, (location) =>
+    commitActions(location!.storage, location!.relativePath, {
+      branch: body.branch,
+      startBranch: body.start_branch,
+      message: body.commit_message,
+      author: { name: body.author_name ?? principal.user.name, email: body.author_email ?? principal.user.email },
+      actions,
+      fileChangedMessage: () =>
+        action === "delete"
+          ? "You are attempting to delete a file that has been previously updated."
+          : "You are attempting to update a file that has changed since you started editing it.",
+    }),
+  );
+  return { file_path: filePath, branch: body.branch };
+}
