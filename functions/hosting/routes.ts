@@ -17,6 +17,8 @@ export const hostingRoutes: RouteSpec[] = [
   r("GET", "/api/v4/projects/:id/repository/commits", "list-commits"),
   r("GET", "/api/v4/projects/:id/repository/tree", "list-tree"),
   r("GET", "/api/v4/projects/:id/repository/files/:file_path/raw", "raw-file"),
+  r("GET", "/api/v4/projects/:id/repository/files/:file_path/blame", "get-file-blame"),
+  r("HEAD", "/api/v4/projects/:id/repository/files/:file_path/blame", "get-file-blame"),
   r("GET", "/api/v4/projects/:id/repository/files/:file_path", "get-file"),
   r("HEAD", "/api/v4/projects/:id/repository/files/:file_path", "get-file"),
   r("POST", "/api/v4/projects/:id/repository/files/:file_path", "create-file"),

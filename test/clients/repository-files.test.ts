@@ -14,7 +14,7 @@ import { DEBIAN_PYTHON, requireTool } from "./tools.js";
 beforeAll(() => requireTool(DEBIAN_PYTHON, ["-c", "import gitlab"], "sudo apt-get install python3-gitlab"));
 
 describe("python-gitlab project.files", () => {
-  it("creates, gets, updates and deletes a file, with GitLab's errors", async () => {
+  it("creates, gets, updates, blames and deletes a file, with GitLab's errors", async () => {
     const { stdout } = await promisify(execFile)(DEBIAN_PYTHON, [join(import.meta.dirname, "repository_files.py")], {
       env: { ...process.env, GITLAB_URL: baseUrl(), GITLAB_TOKEN: adminToken() },
     });
@@ -38,6 +38,10 @@ describe("python-gitlab project.files", () => {
     expect(seen.decoded).toBe("class Py\nend\n");
     expect(seen.raw).toBe("class Py\nend\n");
     expect(seen.after_update).toBe("class Py2\nend\n");
+    expect(seen.blame).toEqual([
+      ["python update\n", ["class Py2"]],
+      ["python create\n", ["end"]],
+    ]);
     expect(seen.stale).toEqual({ status: 400, message: "You are attempting to update a file that has changed since you started editing it." });
     expect(seen.after_delete).toEqual({ status: 404, message: "404 File Not Found" });
     expect(commitSubjects(dir)).toEqual(["python delete", "python update", "python create", "Initial commit"]);

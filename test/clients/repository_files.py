@@ -47,6 +47,8 @@ try:
 except gitlab.exceptions.GitlabUpdateError as e:
     seen["stale"] = {"status": e.response_code, "message": e.error_message}
 
+seen["blame"] = [[r["commit"]["message"], r["lines"]] for r in project.files.blame(file_path="lib/class.rb", ref="main")]
+
 project.files.get(file_path="lib/class.rb", ref="main").delete(branch="main", commit_message="python delete")
 try:
     project.files.get(file_path="lib/class.rb", ref="main")

@@ -109,6 +109,48 @@ describe("GET and HEAD /projects/:id/repository/files/:file_path", () => {
   });
 });
 
+describe("GET and HEAD /projects/:id/repository/files/:file_path/blame", () => {
+  it("attributes each line to the commit that introduced it, as git blame does, whole or in a range", async () => {
+    const { id, dir } = await newProject();
+    const put = (method: string, content: string, message: string) =>
+      api(method, files(id, "src/a.txt"), { token: owner.token, body: { branch: "main", content, commit_message: message } });
+    expect((await put("POST", "l1\nl2\nl3\n", "first")).status).toBe(201);
+    expect((await put("PUT", "l1\nnew\nl3\nl4\n", "second")).status).toBe(200);
+    // A commit that leaves the file alone changes nothing in its blame.
+    expect((await api("POST", files(id, "other.txt"), { token: owner.token, body: { branch: "main", content: "x", commit_message: "third" } })).status).toBe(201);
+
+    const res = await api("GET", `${files(id, "src/a.txt")}/blame?ref=main`, { token: owner.token });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("x-gitlab-file-name")).toBe("a.txt");
+    const byGit = git(dir, "blame", "-l", "-s", "main", "--", "src/a.txt").trim().split("\n").map((l) => l.slice(0, 40));
+    const ours = res.body.flatMap((r: { commit: { id: string }; lines: string[] }) => r.lines.map(() => r.commit.id));
+    expect(ours).toEqual(byGit);
+    expect(res.body.map((r: { commit: { message: string }; lines: string[] }) => [r.commit.message, r.lines])).toEqual([
+      ["first\n", ["l1"]],
+      ["second\n", ["new"]],
+      ["first\n", ["l3"]],
+      ["second\n", ["l4"]],
+    ]);
+    const [first] = res.body;
+    expect(Object.keys(first.commit)).toEqual(["id", "parent_ids", "message", "authored_date", "author_name", "author_email", "committed_date", "committer_name", "committer_email"]);
+
+    const part = await api("GET", `${files(id, "src/a.txt")}/blame?ref=main&range[start]=2&range[end]=3`, { token: owner.token });
+    expect(part.body.map((r: { commit: { message: string }; lines: string[] }) => [r.commit.message, r.lines])).toEqual([
+      ["second\n", ["new"]],
+      ["first\n", ["l3"]],
+    ]);
+    expect(await api("GET", `${files(id, "src/a.txt")}/blame?ref=main&range[start]=3&range[end]=2`, { token: owner.token })).toMatchObject({
+      status: 400,
+      body: { message: "range[start] must be less than or equal to range[end]" },
+    });
+    expect(await api("GET", `${files(id, "src/a.txt")}/blame?ref=main&range[start]=1`, { token: owner.token })).toMatchObject({ status: 400, body: { error: "range[end] is missing" } });
+    expect(await api("GET", `${files(id, "nope.txt")}/blame?ref=main`, { token: owner.token })).toMatchObject({ status: 404, body: { message: "404 File Not Found" } });
+    const head = await api("HEAD", `${files(id, "src/a.txt")}/blame?ref=main`, { token: owner.token });
+    expect(head).toMatchObject({ status: 200, text: "" });
+    expect(head.headers.get("x-gitlab-last-commit-id")).toBe(lastCommitOf(dir, "src/a.txt"));
+  });
+});
+
 describe("POST, PUT and DELETE /projects/:id/repository/files/:file_path", () => {
   it("creates, updates and deletes one file per commit, with GitLab's answers and errors", async () => {
     const { id, dir } = await newProject();

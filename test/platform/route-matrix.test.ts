@@ -35,7 +35,7 @@ function url(path: string): string {
     .replace(":file_path", "README.md")
     .replace(":slug", "home")
     .replace(":ref", "main")
-    .replace(/:[a-z_]+/g, "1") + (/\/files\/:file_path$/.test(path) ? "?ref=main" : "");
+    .replace(/:[a-z_]+/g, "1") + (/\/files\/:file_path(\/blame)?$/.test(path) ? "?ref=main" : "");
 }
 
 const scopedToContainer = (path: string) => /^\/api\/v4\/(projects|groups|snippets)\/:id/.test(path);

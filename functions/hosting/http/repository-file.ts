@@ -3,11 +3,13 @@
  * parameters, GitLab's file path check, the write parameters and the one-file commit that every
  * write makes through the repository write path.
  */
+import { createHash } from "node:crypto";
+import type { Context } from "hono";
 import * as z from "zod/mini";
 import type { Principal } from "../../identity/domain/auth.js";
 import { bool, idOrPath } from "../../platform/http/params.js";
 import { paramError } from "../../platform/http/errors.js";
-import { commitActions, type CommitAction } from "../domain/git/index.js";
+import { commitActions, type CommitAction, type FileAtRef } from "../domain/git/index.js";
 import { withRepositoryWrite } from "../domain/write-path.js";
 import { writableProject } from "./repository-access.js";
 
@@ -22,6 +24,33 @@ export function validFilePath(path: string): string {
   const parts = path.split(/[/\\]/);
   if (path.startsWith("/") || path.includes("\0") || parts.includes("..")) throw paramError("file_path should be a valid file path");
   return path;
+}
+
+/** GitLab's `blob_data`: what the file answers and its blame say about the file. */
+export function fileMetadata(filePath: string, ref: string, file: FileAtRef) {
+  return {
+    file_name: filePath.slice(filePath.lastIndexOf("/") + 1),
+    file_path: filePath,
+    size: file.content.length,
+    encoding: "base64",
+    content_sha256: createHash("sha256").update(file.content).digest("hex"),
+    ref,
+    blob_id: file.blobId,
+    commit_id: file.commitId,
+    last_commit_id: file.lastCommitId,
+    execute_filemode: file.mode === "100755",
+  };
+}
+
+/**
+ * GitLab's `set_http_headers`: `file_name` → `X-Gitlab-File-Name`. A UTF-8 file name travels as its
+ * UTF-8 bytes, as Rack sends it (HTTP header values are bytes; Node writes a string's code units as bytes).
+ */
+export function setGitlabHeaders(c: Context, meta: Record<string, string | number | boolean>): void {
+  for (const [key, value] of Object.entries(meta)) {
+    const name = `X-Gitlab-${key.split("_").map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join("-")}`;
+    c.header(name, Buffer.from(String(value), "utf8").toString("latin1"));
+  }
 }
 
 const branchName = () => z.string().check(z.minLength(1), z.maxLength(255));

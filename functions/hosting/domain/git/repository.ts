@@ -20,3 +20,4 @@ export { replicate, type RepositoryLocation, type ReplicateOptions } from "./rep
 export { withRepositoryMutex } from "./mutex.js";
 export { GitActionError, UnknownStorageError, RepositoryNotFoundError, ChecksumMismatchError } from "./errors.js";
 export { fileAtRef, type FileAtRef, type FileLookup } from "./file-info.js";
+export { blameAtRef, type BlameRange } from "./blame.js";
