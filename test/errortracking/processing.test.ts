@@ -4,7 +4,8 @@
  * seen under two concurrent consumers with overlapping deliveries.
  */
 import { describe, it, expect } from "vitest";
-import { deliver, eventId, exceptionEvent, listErrors, message, trackedProject } from "./support.js";
+import { deliver, eventId, exceptionEvent, expectHourlyCounts, listErrors, message, trackedProject } from "./support.js";
+import { api } from "../support/api.js";
 import { handler } from "../../functions/errortracking/workers/consumer.js";
 import { sqsEvent } from "./support.js";
 import { releaseHealth } from "../../functions/errortracking/domain/errors.js";
@@ -118,5 +119,20 @@ describe("error tracking consumer", () => {
     expect(await deliver([...updates, ...updates])).toEqual([]);
     const [health] = await releaseHealth(project.id, [release]);
     expect(health).toEqual({ version: release, sessions: 7, errored_sessions: 4, crashed_sessions: 2, abnormal_sessions: 1, crash_free_sessions: 1 - 2 / 7 });
+  });
+
+  it("fills frequency with the events of each of the last 24 hours, each counted once however often it is delivered", async () => {
+    const { owner, project, ui } = await trackedProject();
+    const now = Date.now();
+    const times = [now - 5 * 60_000, now - 4 * 60_000, now - 3 * 3_600_000, now - 3 * 3_600_000 + 1000, now - 3 * 3_600_000 + 2000, now - 30 * 3_600_000];
+    const messages = times.map((t) => message(project.id, exceptionEvent({ type: "HourlyError", timestamp: t / 1000 })));
+    expect(await deliver(shuffle([...messages, ...messages]))).toEqual([]);
+    const [error] = (await listErrors(owner.token, ui)).errors;
+    expect(error).toMatchObject({ count: 6 });
+    // The event of 30 hours ago counts in `count`, not in the last 24 hours.
+    expectHourlyCounts(error!.frequency, times.slice(0, 5));
+    expect(error!.frequency.reduce((sum: number, [, n]: [number, number]) => sum + n, 0)).toBe(5);
+    const details = await api("GET", `${ui}/${error!.id}/details.json`, { token: owner.token });
+    expectHourlyCounts(details.body.error.frequency, times.slice(0, 5));
   });
 });

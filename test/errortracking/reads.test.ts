@@ -5,7 +5,7 @@
  */
 import { describe, it, expect, beforeAll } from "vitest";
 import { api, newUser, unique } from "../support/api.js";
-import { deliver, exceptionEvent, listErrors, message, trackedProject, type User } from "./support.js";
+import { deliver, exceptionEvent, expectHourlyCounts, listErrors, message, trackedProject, type User } from "./support.js";
 
 const T0 = Math.floor(Date.now() / 1000 - 7200) * 1000;
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -36,8 +36,11 @@ describe("error_tracking.json", () => {
       id: ids.TypeError, title: "TypeError: TypeError happened", type: "error", user_count: 0, count: 4,
       first_seen: iso(T0 + 20_000), last_seen: iso(T0 + 90_000), message: "TypeError happened", culprit: "handler(a)",
       external_url: expect.stringMatching(new RegExp(`/${res.body.errors[0].project_slug}/-/error_tracking/${ids.TypeError}/details$`)),
-      project_id: projectId, project_name: expect.any(String), project_slug: expect.any(String), short_id: null, status: "unresolved", frequency: [],
+      project_id: projectId, project_name: expect.any(String), project_slug: expect.any(String), short_id: null, status: "unresolved", frequency: expect.any(Array),
     });
+    // Events per hour of their own timestamps, over the last 24 hours.
+    expectHourlyCounts(res.body.errors[0].frequency, [20, 30, 40, 90].map((s) => T0 + s * 1000));
+    expectHourlyCounts(res.body.errors[2].frequency, [0, 10].map((s) => T0 + s * 1000));
   });
 
   it("sorts by first seen and by frequency", async () => {

@@ -7,7 +7,7 @@ import { describe, it, expect } from "vitest";
 import { getItem } from "../../functions/platform/db/table.js";
 import { runRetention } from "../../functions/errortracking/domain/retention.js";
 import { getError, releaseHealth } from "../../functions/errortracking/domain/errors.js";
-import { eventKey, keyHash, releaseKey, sessionKey, userKey } from "../../functions/errortracking/domain/keys.js";
+import { eventKey, hourKey, hourOf, keyHash, releaseKey, sessionKey, userKey } from "../../functions/errortracking/domain/keys.js";
 import { parseEvent } from "../../functions/errortracking/domain/event.js";
 import { deliver, exceptionEvent, message, trackedProject } from "./support.js";
 
@@ -46,6 +46,10 @@ describe("error tracking retention", () => {
     expect(await getError(pid, oldId)).toBeUndefined();
     expect(await getItem(userKey(pid, oldId, keyHash("id:u1")).pk, userKey(pid, oldId, keyHash("id:u1")).sk)).toBeUndefined();
     expect(await getItem(eventKey(pid, messages[0]!.eventId).pk, "EVENT")).toBeUndefined();
+    // Its hourly counter goes with it; the kept error's stays.
+    const hour = (id: number, at: string) => hourKey(pid, id, hourOf(at));
+    expect(await getItem(hour(oldId, gone).pk, hour(oldId, gone).sk)).toBeUndefined();
+    expect(await getItem(hour(keptId, kept).pk, hour(keptId, kept).sk)).toMatchObject({ eventsCount: 1 });
     for (let i = 4; i < 9; i++) expect(await getError(pid, idOf(i))).toBeUndefined();
     expect(await getError(pid, keptId)).toMatchObject({ eventsCount: 1, userCount: 1 });
     expect(await getItem(eventKey(pid, messages[1]!.eventId).pk, "EVENT")).toBeDefined();

@@ -92,3 +92,18 @@ export async function listErrors(token: string, ui: string, query = "") {
   if (res.status !== 200) throw new Error(`list failed: ${res.status} ${res.text}`);
   return res.body as { errors: Array<Record<string, any>>; pagination: { next?: { cursor: string }; previous?: { cursor: string } }; external_url: string | null };
 }
+
+/**
+ * Checks a `frequency` graph against the times (ms) of the events sent: 24 consecutive hours, oldest
+ * first, each counting the events of its hour. Robust to the hour turning between sending and reading.
+ */
+export function expectHourlyCounts(frequency: Array<[number, number]>, eventTimesMs: number[]): void {
+  const perHour = new Map<number, number>();
+  for (const t of eventTimesMs) perHour.set(Math.floor(t / 3_600_000) * 3600, (perHour.get(Math.floor(t / 3_600_000) * 3600) ?? 0) + 1);
+  if (frequency.length !== 24) throw new Error(`expected 24 hourly buckets, got ${frequency.length}`);
+  frequency.forEach(([hour], i) => {
+    if (i > 0 && hour !== frequency[i - 1]![0] + 3600) throw new Error(`bucket ${i} is not the hour after the one before it: ${JSON.stringify(frequency)}`);
+  });
+  const expected = frequency.map(([hour]) => [hour, perHour.get(hour) ?? 0]);
+  if (JSON.stringify(expected) !== JSON.stringify(frequency)) throw new Error(`frequency ${JSON.stringify(frequency)} != ${JSON.stringify(expected)}`);
+}

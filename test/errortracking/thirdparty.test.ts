@@ -88,7 +88,11 @@ describe("the offered tracker API (/api/0/)", () => {
     const issues = await call(tracker.base, "GET", `/api/0/projects/tracker_owner/shop-api/issues/?query=is:unresolved&limit=1`, tracker.readToken);
     expect(issues.status).toBe(200);
     expect(issues.body).toHaveLength(1);
-    expect(issues.body[0]).toMatchObject({ count: expect.any(String), project: { slug: "shop-api" }, stats: { "24h": [] } });
+    expect(issues.body[0]).toMatchObject({ count: expect.any(String), project: { slug: "shop-api" } });
+    // Its events of the last 24 hours, per hour: all of them, sent moments ago.
+    const hours = issues.body[0].stats["24h"] as Array<[number, number]>;
+    expect(hours).toHaveLength(24);
+    expect(hours.reduce((sum, [, n]) => sum + n, 0)).toBe(Number(issues.body[0].count));
     expect(issues.headers.get("link")).toMatch(/rel="next"; results="true"; cursor="[^"]+"/);
     const put = await call(tracker.base, "PUT", `/api/0/issues/${issues.body[0].id}/`, tracker.readToken, { status: "ignored" });
     expect(put).toMatchObject({ status: 403, body: { detail: expect.any(String) } });

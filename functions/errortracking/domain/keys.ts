@@ -6,6 +6,7 @@
  * |-----------------------|-----------------------------|--------------|----------------------------------------------|----------------------------------------|
  * | error (a group)       | ETERR#<pid>#<errorId>       | ERROR        | ETERRS#<pid>#<status> / <lastSeen>#<id>      | ETERRS#<pid>#<status> / <firstSeen>#<id> |
  * | user of an error      | ETERR#<pid>#<errorId>       | USER#<hash>  |                                              |                                        |
+ * | events of an hour     | ETERR#<pid>#<errorId>       | HOUR#<yyyy-mm-ddThh> |                                      |                                        |
  * | event (+ idempotency) | ETEVENT#<pid>#<eventId>     | EVENT        | ETERR#<pid>#<errorId> / <occurredAt>#<evId>  | ETDAY#<day> / <receivedAt>#<pk>        |
  * | session update marker | ETEVENT#<pid>#<eventId>     | EVENT        |                                              | ETDAY#<day> / <receivedAt>#<pk>        |
  * | session (one sid)     | ETSESSION#<pid>#<sid>       | SESSION      |                                              | ETDAY#<day> / <updatedAt>#<pk>         |
@@ -31,6 +32,14 @@ export const errorKey = (projectId: number, errorId: number) => ({ pk: `ETERR#${
 export const errorsByStatusPk = (projectId: number, status: ErrorStatus) => `ETERRS#${projectId}#${status}`;
 export const lastSeenSk = (lastSeen: string, errorId: number) => `${lastSeen}#${padId(errorId)}`;
 export const firstSeenSk = (firstSeen: string, errorId: number) => `${firstSeen}#${padId(errorId)}`;
+
+/**
+ * An error's events in one UTC hour of their own timestamps (Sentry buckets `stats` the same way):
+ * counted in the event's transaction, read as a bounded range for the `frequency` graph.
+ */
+export const HOUR_PREFIX = "HOUR#";
+export const hourOf = (iso: string) => iso.slice(0, 13);
+export const hourKey = (projectId: number, errorId: number, hour: string) => ({ pk: `ETERR#${projectId}#${errorId}`, sk: `${HOUR_PREFIX}${hour}` });
 
 export const userKey = (projectId: number, errorId: number, userHash: string) => ({ pk: `ETERR#${projectId}#${errorId}`, sk: `USER#${userHash}` });
 

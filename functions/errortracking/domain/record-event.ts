@@ -4,7 +4,8 @@
  * One transaction per event:
  *   1. Put the event item, `attribute_not_exists(pk)` — it is the idempotency marker (by event id);
  *   2. Update the error: ADD `eventsCount` (and `userCount` for a new user), move its times;
- *   3. for an identified user: Put `USER#<hash>` with `attribute_not_exists` when new, else refresh it.
+ *   3. for an identified user: Put `USER#<hash>` with `attribute_not_exists` when new, else refresh it;
+ *   4. ADD 1 to the error's counter of the event's hour (`HOUR#…`, the `frequency` graph).
  * Nothing is written outside the transaction, so a crash anywhere leaves either all or nothing.
  *
  * First/last seen are max/min, which an update expression cannot compute. The common case (events in
@@ -16,7 +17,7 @@ import { gzipSync } from "node:zlib";
 import { getItem, type TransactItem } from "../../platform/db/table.js";
 import type { IngestMessage } from "./contracts.js";
 import type { ParsedEvent } from "./event.js";
-import { dayBucket, errorKey, errorsByStatusPk, eventKey, eventsOfErrorPk, expireAtFor, firstSeenSk, keyHash, lastSeenSk, userKey } from "./keys.js";
+import { dayBucket, errorKey, hourKey, hourOf, errorsByStatusPk, eventKey, eventsOfErrorPk, expireAtFor, firstSeenSk, keyHash, lastSeenSk, userKey } from "./keys.js";
 import { transactUntilSettled } from "./tx.js";
 
 export type RecordResult = "recorded" | "duplicate";
@@ -123,6 +124,14 @@ export async function recordEvent(msg: IngestMessage, e: ParsedEvent, receivedAt
       if (user && newUser) items.push({ Put: { Item: { ...user, expireAt: expireAtFor(receivedAt) }, ConditionExpression: "attribute_not_exists(pk)" } });
       // Refreshing the TTL keeps a returning user's marker alive as long as the error gets events.
       else if (user) items.push({ Update: { Key: user, UpdateExpression: "SET expireAt = :x", ExpressionAttributeValues: { ":x": expireAtFor(receivedAt) } } });
+      // Last, so the positions onCancel reads stay the same; it has no condition to fail.
+      items.push({
+        Update: {
+          Key: hourKey(pid, e.errorId, hourOf(e.occurredAt)),
+          UpdateExpression: "SET expireAt = :x ADD eventsCount :one",
+          ExpressionAttributeValues: { ":x": expireAtFor(receivedAt), ":one": 1 },
+        },
+      });
       return items;
     },
     onSuccess: () => "recorded",

@@ -3,6 +3,7 @@ import { defineEndpoint } from "../../platform/http/endpoint.js";
 import { lambda } from "../../platform/http/lambda.js";
 import { READ_LEVEL } from "../domain/access.js";
 import { getError, releaseHealth } from "../domain/errors.js";
+import { hourlyFrequency } from "../domain/frequency.js";
 import { issueIdParam, uiPathParams } from "./params.js";
 import { errorNotFound, uiProject } from "./ui.js";
 import { detailedErrorEntity } from "./views.js";
@@ -16,8 +17,11 @@ export const endpoint = defineEndpoint(
     if (tracker) return thirdParty.errorDetails(tracker, params.issue_id);
     const error = await getError(project.id, params.issue_id);
     if (!error) throw errorNotFound();
-    const health = await releaseHealth(project.id, [error.firstRelease ?? "", error.lastRelease ?? ""]);
-    return { error: detailedErrorEntity(c, project, error, health) };
+    const [health, frequency] = await Promise.all([
+      releaseHealth(project.id, [error.firstRelease ?? "", error.lastRelease ?? ""]),
+      hourlyFrequency(project.id, error.errorId),
+    ]);
+    return { error: detailedErrorEntity(c, project, error, health, frequency) };
   },
 );
 export const handler = lambda(endpoint);

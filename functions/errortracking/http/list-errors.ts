@@ -4,6 +4,7 @@ import { lambda } from "../../platform/http/lambda.js";
 import { ApiError } from "../../platform/http/errors.js";
 import { READ_LEVEL } from "../domain/access.js";
 import { STATUSES, type ErrorStatus } from "../domain/keys.js";
+import { hourlyFrequency } from "../domain/frequency.js";
 import { listErrors, type SortOrder } from "../domain/read.js";
 import { sentryExternalUrl } from "../domain/settings.js";
 import { uiPathParams } from "./params.js";
@@ -22,7 +23,12 @@ export const endpoint = defineEndpoint(
     summary: "List a project's errors (UI JSON)",
     access: "read",
     params: z.object(uiPathParams),
-    query: z.object({ search_term: z.optional(z.string().check(z.maxLength(200))), sort: z.optional(z.string()), cursor: z.optional(z.string().check(z.maxLength(2000))), issue_status: z.optional(z.string()) }),
+    query: z.object({
+      search_term: z.optional(z.string().check(z.maxLength(200))),
+      sort: z.optional(z.string()),
+      cursor: z.optional(z.string().check(z.maxLength(2000))),
+      issue_status: z.optional(z.string()),
+    }),
   },
   async ({ c, principal, params, query }) => {
     const { project, setting, tracker } = await uiProject(c, principal, params, READ_LEVEL);
@@ -32,8 +38,10 @@ export const endpoint = defineEndpoint(
     if (!SORTS.includes(sort)) throw new ApiError(400, { message: "Bad Request: Invalid value for sort param" });
     if (tracker) return thirdParty.listErrors(tracker, { status, sort, cursor: query.cursor || undefined, searchTerm: query.search_term?.trim() || undefined });
     const page = await listErrors({ projectId: project.id, status, sort, cursor: query.cursor || undefined, searchTerm: query.search_term?.trim() || undefined, limit: 20 });
+    // One bounded Query per error on the page (at most 20) for its hourly counts.
+    const frequencies = await Promise.all(page.errors.map((e) => hourlyFrequency(project.id, e.errorId)));
     return {
-      errors: page.errors.map((e) => errorEntity(c, project, e)),
+      errors: page.errors.map((e, i) => errorEntity(c, project, e, frequencies[i]!)),
       pagination: {
         ...(page.next ? { next: { cursor: page.next } } : {}),
         ...(page.previous ? { previous: { cursor: page.previous } } : {}),

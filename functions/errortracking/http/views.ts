@@ -5,6 +5,7 @@ import { fullPathOf, type Project } from "../../hosting/domain/projects.js";
 import type { ClientKeyRecord } from "../domain/contracts.js";
 import { dsnOf } from "../domain/client-keys.js";
 import type { ErrorItem, ReleaseHealth } from "../domain/errors.js";
+import type { Frequency } from "../domain/frequency.js";
 
 /**
  * Where SDKs send events. Locally the collector shares the API's origin; on AWS it is the ingest
@@ -28,8 +29,8 @@ export function clientKeyEntity(c: Context, k: ClientKeyRecord, secret?: string)
 /** Sentry's style: `Type: value`; a message event is titled by its message. */
 export const titleOf = (e: ErrorItem) => (e.type === "default" ? e.description || e.name : e.description ? `${e.name}: ${e.description}` : e.name);
 
-/** `ErrorEntity` (the list). */
-export function errorEntity(c: Context, project: Project, e: ErrorItem) {
+/** `ErrorEntity` (the list); `frequency` is the error's events per hour over the last 24 hours. */
+export function errorEntity(c: Context, project: Project, e: ErrorItem, frequency: Frequency) {
   const projectUrl = `${baseUrl(c)}/${fullPathOf(project)}`;
   return {
     id: String(e.errorId),
@@ -47,14 +48,13 @@ export function errorEntity(c: Context, project: Project, e: ErrorItem) {
     project_slug: project.path,
     short_id: null,
     status: e.status,
-    // Per-hour counts are not kept (GitLab's integrated backend did not have them either).
-    frequency: [] as Array<[number, number]>,
+    frequency,
   };
 }
 
 /** `DetailedErrorEntity`, plus the GraphQL type's extras and release health (crash-free sessions). */
-export function detailedErrorEntity(c: Context, project: Project, e: ErrorItem, health: ReleaseHealth[]) {
-  const base = errorEntity(c, project, e);
+export function detailedErrorEntity(c: Context, project: Project, e: ErrorItem, health: ReleaseHealth[], frequency: Frequency) {
+  const base = errorEntity(c, project, e, frequency);
   return {
     ...base,
     external_base_url: `${baseUrl(c)}/${fullPathOf(project)}`,

@@ -3,6 +3,7 @@ import { defineEndpoint } from "../../platform/http/endpoint.js";
 import { lambda } from "../../platform/http/lambda.js";
 import { publicUrl } from "../../platform/http/pagination.js";
 import { STATUSES, type ErrorStatus } from "../domain/keys.js";
+import { hourlyFrequency } from "../domain/frequency.js";
 import { listErrors, type SortOrder } from "../domain/read.js";
 import { detail, fullPathFromSlugs, trackedProject, trackerUser } from "./access.js";
 import { trackerIssue } from "./views.js";
@@ -27,7 +28,13 @@ export const endpoint = defineEndpoint(
     summary: "Tracker API: list a project's issues",
     access: "public",
     params: z.object({ org: z.string().check(z.maxLength(500)), proj: z.string().check(z.maxLength(255)) }),
-    query: z.object({ query: z.optional(z.string().check(z.maxLength(500))), sort: z.optional(z.string()), limit: z.optional(z.string()), cursor: z.optional(z.string().check(z.maxLength(2000))), statsPeriod: z.optional(z.string()) }),
+    query: z.object({
+      query: z.optional(z.string().check(z.maxLength(500))),
+      sort: z.optional(z.string()),
+      limit: z.optional(z.string()),
+      cursor: z.optional(z.string().check(z.maxLength(2000))),
+      statsPeriod: z.optional(z.string()),
+    }),
   },
   async ({ c, principal, params, query }) => {
     const project = await trackedProject(trackerUser(principal, false), fullPathFromSlugs(params.org, params.proj));
@@ -43,7 +50,9 @@ export const endpoint = defineEndpoint(
       return `<${u}>; rel="${rel}"; results="${cursor ? "true" : "false"}"; cursor="${cursor ?? ""}"`;
     };
     c.header("Link", `${link("previous", page.previous)}, ${link("next", page.next)}`);
-    return page.errors.map((e) => trackerIssue(c, project, e));
+    // One bounded Query per issue on the page for its hourly counts.
+    const frequencies = await Promise.all(page.errors.map((e) => hourlyFrequency(project.id, e.errorId)));
+    return page.errors.map((e, i) => trackerIssue(c, project, e, frequencies[i]!));
   },
 );
 export const handler = lambda(endpoint);

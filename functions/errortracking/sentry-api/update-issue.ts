@@ -3,6 +3,7 @@ import { defineEndpoint } from "../../platform/http/endpoint.js";
 import { lambda } from "../../platform/http/lambda.js";
 import { UPDATE_LEVEL } from "../domain/access.js";
 import { updateStatus } from "../domain/errors.js";
+import { hourlyFrequency } from "../domain/frequency.js";
 import { STATUSES, type ErrorStatus } from "../domain/keys.js";
 import { detail, findIssue, issueIdParams, notFound, trackerUser } from "./access.js";
 import { trackerIssue } from "./views.js";
@@ -16,7 +17,7 @@ export const endpoint = defineEndpoint(
     const { project } = await findIssue(trackerUser(principal, true), Number(params.issue_id), UPDATE_LEVEL);
     const updated = await updateStatus(project.id, Number(params.issue_id), status);
     if (!updated) throw notFound();
-    return trackerIssue(c, project, updated);
+    return trackerIssue(c, project, updated, await hourlyFrequency(project.id, updated.errorId));
   },
 );
 export const handler = lambda(endpoint);

@@ -3,6 +3,7 @@ import type { Context } from "hono";
 import { baseUrl } from "../../platform/http/urls.js";
 import { fullPathOf, type Project } from "../../hosting/domain/projects.js";
 import type { ErrorItem, StoredEvent } from "../domain/errors.js";
+import type { Frequency } from "../domain/frequency.js";
 import { exceptionValues, framesOf, messageOf } from "../domain/event.js";
 import { titleOf } from "../http/views.js";
 import { orgSlugOf } from "./access.js";
@@ -23,7 +24,8 @@ export function trackerProject(p: Project) {
 
 const release = (v: string | undefined) => (v ? { version: v, shortVersion: v, lastCommit: null } : null);
 
-export function trackerIssue(c: Context, project: Project, e: ErrorItem) {
+/** Sentry's issue; `stats["24h"]` is the error's events per hour over the last 24 hours. */
+export function trackerIssue(c: Context, project: Project, e: ErrorItem, frequency: Frequency) {
   return {
     id: String(e.errorId),
     shortId: `${project.path.toUpperCase()}-${e.errorId.toString(36).toUpperCase()}`,
@@ -40,7 +42,7 @@ export function trackerIssue(c: Context, project: Project, e: ErrorItem) {
     lastSeen: e.lastSeen,
     metadata: { type: e.name, value: e.description },
     project: { id: String(project.id), name: project.name, slug: project.path },
-    stats: { "24h": [] as Array<[number, number]> },
+    stats: { "24h": frequency },
     firstRelease: release(e.firstRelease),
     lastRelease: release(e.lastRelease),
     annotations: [] as string[],

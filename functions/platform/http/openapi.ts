@@ -3,12 +3,11 @@
  * (zod 4's own JSON Schema output), so the document cannot drift from what the handlers validate.
  */
 import * as z from "zod/mini";
-import type { $ZodType as ZodType } from "zod/v4/core";
 import { routes } from "../../routes.js";
 import type { Endpoint } from "./endpoint.js";
 
 
-function schemaOf(s: ZodType | undefined, io: "input" | "output" = "input") {
+function schemaOf(s: z.core.$ZodType | undefined, io: "input" | "output" = "input") {
   if (!s) return undefined;
   try {
     return z.toJSONSchema(s, { io, unrepresentable: "any" }) as Record<string, unknown>;

@@ -14,6 +14,8 @@ export interface CommitAction {
   content?: string;
   encoding?: "text" | "base64";
   execute_filemode?: boolean;
+  /** The commit the caller believes last changed the file (update, move, delete): refused when it is not. */
+  last_commit_id?: string;
 }
 
 const REGULAR = "100644";

@@ -4,7 +4,8 @@
 import { gitFs as fs } from "./git-fs.js";
 import { join } from "node:path";
 import git from "isomorphic-git";
-import { applyAction, type CommitAction } from "./actions.js";
+import { applyAction, splitPath, type CommitAction } from "./actions.js";
+import { lastCommitIfPresent } from "./file-info.js";
 import { toCommitInfo, type CommitInfo } from "./commit-info.js";
 import { GitActionError } from "./errors.js";
 import { writeFileAtomic } from "./fs-util.js";
@@ -23,7 +24,15 @@ export interface CommitActionsInput {
   /** Unix seconds; defaults to now. */
   timestamp?: number;
   actions: CommitAction[];
+  /**
+   * The refusal when an action's `last_commit_id` is not the last commit of its file: GitLab's
+   * commits API names the path; its single-file API has a sentence per operation.
+   */
+  fileChangedMessage?: (filePath: string) => string;
 }
+
+/** The actions whose `last_commit_id` GitLab checks (`Files::MultiService`). */
+const CHECKS_LAST_COMMIT = new Set<CommitAction["action"]>(["update", "move", "delete"]);
 
 export async function commitActions(storage: string, rel: string, input: CommitActionsInput): Promise<CommitInfo> {
   validateInput(input);
@@ -37,6 +46,7 @@ export async function commitActions(storage: string, rel: string, input: CommitA
     const parent = isEmpty ? undefined : await startingPoint(gitdir, input, branchHead);
 
     const rootTree = parent ? (await git.readCommit({ fs, gitdir, oid: parent, cache })).commit.tree : undefined;
+    if (parent) await checkLastCommits(gitdir, parent, input, cache);
     const editor = new TreeEditor(gitdir, cache, rootTree);
     for (const action of input.actions) await applyAction(gitdir, editor, action);
     const tree = await editor.write();
@@ -73,6 +83,21 @@ async function startingPoint(
   const startHead = start === input.branch ? branchHead : await resolveExactRef(gitdir, `refs/heads/${start}`);
   if (!startHead) throw new GitActionError("You can only create or edit files when you are on a branch");
   return startHead;
+}
+
+/**
+ * GitLab's optimistic check (`file_has_changed?`): a file the caller saw at an older commit was
+ * changed since; a file without history on the start point is not checked.
+ */
+async function checkLastCommits(gitdir: string, start: string, input: CommitActionsInput, cache: ObjectCache): Promise<void> {
+  for (const action of input.actions) {
+    if (action.last_commit_id === undefined || !CHECKS_LAST_COMMIT.has(action.action)) continue;
+    const path = action.action === "move" && action.previous_path ? action.previous_path : action.file_path;
+    const last = await lastCommitIfPresent(gitdir, start, splitPath(path).join("/"), cache);
+    if (last !== undefined && last !== action.last_commit_id) {
+      throw new GitActionError(input.fileChangedMessage?.(path) ?? `The file has changed since you started editing it: ${path}`);
+    }
+  }
 }
 
 function validateInput(input: CommitActionsInput): void {

@@ -19,3 +19,5 @@ export { checksum, replicaChecksums, EMPTY_CHECKSUM } from "./checksum.js";
 export { replicate, type RepositoryLocation, type ReplicateOptions } from "./replicate.js";
 export { withRepositoryMutex } from "./mutex.js";
 export { GitActionError, UnknownStorageError, RepositoryNotFoundError, ChecksumMismatchError } from "./errors.js";
+export { fileAtRef, type FileAtRef, type FileLookup } from "./file-info.js";
+export { blameAtRef, type BlameRange } from "./blame.js";
