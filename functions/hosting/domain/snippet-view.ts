@@ -32,6 +32,8 @@ export function snippetView(snippet: Snippet, author: User | undefined, files: s
   return {
     ...basicSnippetView(snippet, baseUrl),
     author: author ? basicUser(author, baseUrl) : null,
+    // Snippets here never expire; GitLab sends the key with null for those.
+    expires_at: null,
     file_name: files[0] ?? null,
     files: files.map((path) => ({ path, raw_url: snippetFileRawUrl(snippet, baseUrl, path) })),
     // Admin-only in GitLab: it reveals the instance's storage layout.

@@ -51,7 +51,8 @@ export const endpoint = defineEndpoint(
         actions: body.actions,
       }),
     );
-    return { ...commit, web_url: `${baseUrl(c)}/${fullPathOf(project)}/-/commit/${commit.id}` };
+    // `status` is the commit's pipeline status in GitLab: there is no CI here, so never one.
+    return { ...commit, status: null, web_url: `${baseUrl(c)}/${fullPathOf(project)}/-/commit/${commit.id}` };
   },
 );
 export const handler = lambda(endpoint);

@@ -1,0 +1,314 @@
+/**
+ * GitLab's own documentation examples, replayed: for every `/api/v4` route of the route table that
+ * GitLab documents, the fixture `test/fixtures/gitlab-doc-examples.json` keeps the doc page and
+ * section, the curl line as printed there and the example response. Each curl line is parsed and
+ * sent as curl would send it (`--data` form-encoded and joined with `&`, `--form` as multipart, a JSON
+ * body where the line sets `Content-Type: application/json`, the query string as written), after the
+ * doc's ids are replaced by the ids of containers this file creates. The answer must carry the
+ * example's status and every key the example response shows (recursively), and the values the entry
+ * names as fixed. Where the service deliberately differs, the entry lists the keys it lacks and why;
+ * those keys must really be absent, so the list cannot go stale.
+ *
+ * Instance-wide examples (settings, bulk moves of a whole storage) run on a runtime of this file.
+ */
+import { describe, it, expect, beforeAll, afterAll } from "vitest";
+import { readFileSync } from "node:fs";
+import * as z from "zod/mini";
+import { routes } from "../../functions/routes.js";
+import { requestAt, unique, type ApiResponse } from "../support/api.js";
+import { startIsolatedRuntime, type IsolatedRuntime } from "../moves/isolated-runtime.js";
+import { waitForMove } from "../moves/support.js";
+
+const Example = z.object({
+  route: z.string(),
+  doc: z.string(),
+  section: z.string(),
+  curl: z.string(),
+  /** Files the curl line reads with `-d @name`. */
+  files: z.optional(z.record(z.string(), z.unknown())),
+  /** What must exist first: names of the world's builders below (`project`, `snippet`, …). */
+  given: z.array(z.string()),
+  /** Literal text of the curl line → the same text with `{var}` taken from `given`. */
+  substitute: z.optional(z.record(z.string(), z.string())),
+  status: z.number(),
+  /** The doc's example response (an array's first element stands for all); null: no body shown. */
+  response: z.unknown(),
+  /** Dotted key paths whose documented value the answer must equal. */
+  fixed: z.optional(z.array(z.string())),
+  /** Dotted key paths of the example the service does not return, with `differences` saying why. */
+  missing: z.optional(z.array(z.string())),
+  differences: z.optional(z.string()),
+  /** Where the service answers the example with another status on purpose, and why. */
+  deviation: z.optional(z.object({ status: z.number(), why: z.string() })),
+  /** How the entry was taken from the page (no curl line there, abridged response, …). */
+  note: z.optional(z.string()),
+  /** The offering the example needs (GitLab.com-only features); default self-managed. */
+  offering: z.optional(z.enum(["self-managed", "hosted"])),
+});
+const Fixture = z.object({
+  about: z.string(),
+  examples: z.array(Example),
+  undocumented: z.array(z.object({ route: z.string(), reason: z.string() })),
+});
+type Example = z.infer<typeof Example>;
+
+const fixture = Fixture.parse(JSON.parse(readFileSync(new URL("../fixtures/gitlab-doc-examples.json", import.meta.url), "utf8")));
+
+// ── the curl line, as curl sends it ─────────────────────────────────────────────────────────────
+
+/** Splits a shell command line into words: quotes, backslash escapes and line continuations. */
+function shellWords(line: string): string[] {
+  const words: string[] = [];
+  let word: string | null = null;
+  for (let i = 0; i < line.length; i++) {
+    const ch = line[i]!;
+    if (ch === "\\" && line[i + 1] === "\n") {
+      i++;
+      continue;
+    }
+    if (/\s/.test(ch)) {
+      if (word !== null) words.push(word);
+      word = null;
+      continue;
+    }
+    word ??= "";
+    if (ch === "'") {
+      const end = line.indexOf("'", i + 1);
+      word += line.slice(i + 1, end);
+      i = end;
+    } else if (ch === '"') {
+      for (i++; line[i] !== '"'; i++) word += line[i] === "\\" && /["\\$`]/.test(line[i + 1]!) ? line[++i] : line[i];
+    } else if (ch === "\\") word += line[++i];
+    else word += ch;
+  }
+  if (word !== null) words.push(word);
+  return words;
+}
+
+interface CurlRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: string | FormData;
+}
+
+/** What curl puts on the wire for these words (the options GitLab's docs use). */
+function curlRequest(line: string, files: Record<string, unknown> = {}): CurlRequest {
+  const words = shellWords(line);
+  if (words.shift() !== "curl") throw new Error(`not a curl line: ${line}`);
+  let method: string | undefined;
+  let url = "";
+  const headers: Record<string, string> = {};
+  const data: string[] = [];
+  let form: FormData | undefined;
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i]!;
+    const next = () => words[++i]!;
+    if (w === "--request" || w === "-X") method = next();
+    else if (w === "--header" || w === "-H") {
+      const [name, ...value] = next().split(":");
+      headers[name!.trim()] = value.join(":").trim();
+    } else if (w === "--data" || w === "-d" || w === "--data-raw") {
+      const value = next();
+      // `-d @file` reads a file; `--data "$PAYLOAD"` a shell variable the doc sets just before.
+      const source = value.startsWith("@") && w !== "--data-raw" ? value.slice(1) : value.startsWith("$") ? value : undefined;
+      data.push(source !== undefined ? JSON.stringify(files[source]) : value);
+    } else if (w === "--form" || w === "-F") {
+      const [name, ...value] = next().split("=");
+      (form ??= new FormData()).append(name!, value.join("="));
+    } else if (w === "--url") url = next();
+    else if (w.startsWith("-")) throw new Error(`curl option the replay does not know: ${w}`);
+    else url = w;
+  }
+  const hasType = Object.keys(headers).some((h) => h.toLowerCase() === "content-type");
+  let body: string | FormData | undefined;
+  if (form) body = form;
+  else if (data.length) {
+    body = data.join("&");
+    if (!hasType) headers["Content-Type"] = "application/x-www-form-urlencoded";
+  }
+  return { method: method ?? (body !== undefined ? "POST" : "GET"), url, headers, body };
+}
+
+// ── the world each example needs ───────────────────────────────────────────────────────────────
+
+let rt: IsolatedRuntime;
+type Vars = Record<string, string>;
+
+async function call(method: string, path: string, body?: unknown, token = rt.token): Promise<ApiResponse> {
+  const res = await requestAt(rt.baseUrl, method, path, { token, body });
+  if (res.status >= 300) throw new Error(`setup ${method} ${path}: ${res.status} ${res.text}`);
+  return res;
+}
+
+const builders: Record<string, (v: Vars) => Promise<void>> = {
+  async jack_smith() {
+    await call("POST", "/api/v4/users", { username: "jack_smith", name: "Jack Smith", email: "jack@example.com" });
+  },
+  async user(v) {
+    const username = unique("user").replace("-", "_");
+    v.user = String((await call("POST", "/api/v4/users", { username, name: `User ${username}`, email: `${username}@example.com` })).body.id);
+  },
+  /** A user and a token of their own (an example that revokes the token it is sent with). */
+  async own_token(v) {
+    await builders.user!(v);
+    v.token = (await call("POST", `/api/v4/users/${v.user}/personal_access_tokens`, { name: "doc", scopes: ["api"] })).body.token;
+  },
+  async project(v) {
+    const p = (await call("POST", "/api/v4/projects", { name: unique("doc"), initialize_with_readme: true })).body;
+    v.project = String(p.id);
+    v.project_path = encodeURIComponent(p.path_with_namespace);
+  },
+  /** The files the doc's multi-action commit deletes, moves and updates. */
+  async project_files(v) {
+    await builders.project!(v);
+    const actions = ["foo/bar2", "foo/bar4", "foo/bar5"].map((file_path) => ({ action: "create", file_path, content: "old content" }));
+    await call("POST", `/api/v4/projects/${v.project}/repository/commits`, { branch: "main", commit_message: "files", actions });
+  },
+  async group(v) {
+    v.group = String((await call("POST", "/api/v4/groups", { name: "Doc group", path: unique("doc") })).body.id);
+  },
+  async project_member(v) {
+    await builders.project!(v);
+    await builders.user!(v);
+    await call("POST", `/api/v4/projects/${v.project}/members`, { user_id: Number(v.user), access_level: 30 });
+  },
+  async group_member(v) {
+    await builders.group!(v);
+    await builders.user!(v);
+    await call("POST", `/api/v4/groups/${v.group}/members`, { user_id: Number(v.user), access_level: 30 });
+  },
+  async snippet(v) {
+    const files = [
+      { file_path: "test.txt", content: "Hello World snippet" },
+      { file_path: "snippet.rb", content: "Hello World snippet" },
+    ];
+    v.snippet = String((await call("POST", "/api/v4/snippets", { title: "test", visibility: "private", files })).body.id);
+  },
+  /** A group whose wiki has the pages the doc reads, edits and deletes. */
+  async wiki(v) {
+    await builders.group!(v);
+    for (const [title, content] of [["home", "home page"], ["foo", "Here is an instruction how to deploy this project."]]) {
+      await call("POST", `/api/v4/groups/${v.group}/wikis`, { title, content });
+    }
+  },
+  async project_move(v) {
+    await builders.project!(v);
+    v.project_move = await moveOf("project", v.project!);
+  },
+  async snippet_move(v) {
+    await builders.snippet!(v);
+    v.snippet_move = await moveOf("snippet", v.snippet!);
+  },
+  async group_move(v) {
+    await builders.wiki!(v);
+    v.group_move = await moveOf("group", v.group!);
+  },
+  async error_tracking(v) {
+    await builders.project!(v);
+    await call("PUT", `/api/v4/projects/${v.project}/error_tracking/settings`, { active: true, integrated: true });
+  },
+  async client_key(v) {
+    await builders.error_tracking!(v);
+    v.client_key = String((await call("POST", `/api/v4/projects/${v.project}/error_tracking/client_keys`)).body.id);
+  },
+};
+
+const plural = { project: "projects", snippet: "snippets", group: "groups" } as const;
+
+/** A finished move of the container to `secondary` (the doc's `storage2`). */
+async function moveOf(kind: keyof typeof plural, id: string): Promise<string> {
+  const move = (await call("POST", `/api/v4/${plural[kind]}/${id}/repository_storage_moves`, { destination_storage_name: "secondary" })).body;
+  await waitForMove(rt, kind, move.id);
+  return String(move.id);
+}
+
+// ── replay ─────────────────────────────────────────────────────────────────────────────────────
+
+/** Dotted paths of every key the doc's example shows (an array's first element stands for all). */
+function keyPaths(value: unknown, prefix = ""): string[] {
+  if (Array.isArray(value)) return value.length ? keyPaths(value[0], prefix) : [];
+  if (value === null || typeof value !== "object") return [];
+  return Object.entries(value).flatMap(([k, v]) => [`${prefix}${k}`, ...keyPaths(v, `${prefix}${k}.`)]);
+}
+
+function at(value: unknown, path: string): { found: boolean; value?: unknown } {
+  let cur: unknown = Array.isArray(value) ? value[0] : value;
+  for (const part of path.split(".")) {
+    if (Array.isArray(cur)) cur = cur[0];
+    if (cur === null || typeof cur !== "object" || !(part in cur)) return { found: false };
+    cur = (cur as Record<string, unknown>)[part];
+  }
+  return { found: true, value: cur };
+}
+
+async function replay(example: Example) {
+  rt = await runtimeFor(example.offering ?? "self-managed");
+  const vars: Vars = { token: rt.token, in_a_month: new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10) };
+  for (const name of example.given) await builders[name]!(vars);
+  let line = example.curl;
+  for (const [literal, template] of Object.entries(example.substitute ?? {})) line = line.split(literal).join(template);
+  line = line
+    .replace(/<your_access_token>|<your-token>/g, "{token}")
+    .replace(/\{(\w+)\}/g, (_, name: string) => vars[name] ?? `{${name}}`)
+    .replace(/https:\/\/gitlab\.example\.com/g, rt.baseUrl);
+  const req = curlRequest(line, example.files);
+  const res = await fetch(req.url, { method: req.method, headers: req.headers, body: req.body });
+  const text = await res.text();
+  return { status: res.status, text, body: text && res.headers.get("content-type")?.includes("json") ? JSON.parse(text) : text };
+}
+
+/** One runtime per offering, started when an example first needs it. */
+const runtimes = new Map<string, IsolatedRuntime>();
+async function runtimeFor(offering: string) {
+  if (!runtimes.has(offering)) runtimes.set(offering, await startIsolatedRuntime({ offering }));
+  return runtimes.get(offering)!;
+}
+beforeAll(async () => {
+  await runtimeFor("self-managed");
+});
+afterAll(async () => {
+  for (const runtime of runtimes.values()) await runtime.stop();
+});
+
+describe("GitLab's documentation examples", () => {
+  it.each(fixture.examples.map((e) => [`${e.route} (${e.section})`, e] as const))("%s", async (_, example) => {
+    const res = await replay(example);
+    if (example.deviation) {
+      expect(res.status, res.text).toBe(example.deviation.status);
+      return;
+    }
+    expect(res.status, res.text).toBe(example.status);
+    if (typeof example.response === "string") expect(res.body).toBe(example.response);
+    const missing = new Set(example.missing ?? []);
+    if (missing.size) expect(example.differences, "a missing key needs its reason").toBeTruthy();
+    const paths = keyPaths(example.response).filter((p) => ![...missing].some((m) => p.startsWith(`${m}.`)));
+    expect(paths.filter((p) => !missing.has(p) && !at(res.body, p).found), `keys absent from ${res.text}`).toEqual([]);
+    expect(paths.filter((p) => missing.has(p) && at(res.body, p).found), "keys listed as missing but returned").toEqual([]);
+    // The doc's names the replay replaced (a storage name, …) are replaced in its values too.
+    const literal = Object.entries(example.substitute ?? {}).filter(([, to]) => !to.includes("{"));
+    const documented = JSON.parse(literal.reduce((json, [from, to]) => json.split(from).join(to), JSON.stringify(example.response)));
+    for (const path of example.fixed ?? []) expect(at(res.body, path).value, path).toEqual(at(documented, path).value);
+  });
+});
+
+describe("the fixture", () => {
+  const apiRoutes = routes.filter((r) => r.path.startsWith("/api/v4/")).map((r) => `${r.method} ${r.path}`);
+
+  it("covers every /api/v4 route: a doc example, or a reason why GitLab documents none", () => {
+    const covered = new Set([...fixture.examples.map((e) => e.route), ...fixture.undocumented.map((u) => u.route)]);
+    expect(apiRoutes.filter((r) => !covered.has(r))).toEqual([]);
+    // …and names only routes that exist, once.
+    expect([...covered].filter((r) => !apiRoutes.includes(r))).toEqual([]);
+    expect(fixture.examples.length + fixture.undocumented.length).toBe(covered.size);
+  });
+
+  it("sends what curl sends", () => {
+    const json = curlRequest(`curl --request POST --header "Content-Type: application/json" --data '{"a": "b c"}' "https://h/x?y=1"`);
+    expect(json).toEqual({ method: "POST", url: "https://h/x?y=1", headers: { "Content-Type": "application/json" }, body: '{"a": "b c"}' });
+    const form = curlRequest(`curl --data "name=mytoken" --data "scopes[]=api" \\\n  "https://h/u"`);
+    expect(form).toMatchObject({ method: "POST", body: "name=mytoken&scopes[]=api", headers: { "Content-Type": "application/x-www-form-urlencoded" } });
+    expect(curlRequest(`curl --request PUT --header "PRIVATE-TOKEN: t" --url "https://h/s?active=true"`)).toMatchObject({ method: "PUT", url: "https://h/s?active=true", headers: { "PRIVATE-TOKEN": "t" } });
+    expect(curlRequest(`curl -d @s.json https://h/s`, { "s.json": { t: 1 } }).body).toBe('{"t":1}');
+  });
+});
