@@ -64,6 +64,14 @@ describe("isolated mode: a function reaches only what stacks/ links to it", () =
     expect(probe.sqs).toMatch(denied("sqs:SendMessage"));
   });
 
+  it("the project update, which schedules a move when the storage changes, reaches the state machine; project creation does not", async () => {
+    const update = await probeAs("hosting/http/update-project");
+    expect(update).toMatchObject({ tableLink: "ok", machineLink: "ok", sfn: "ok", queueLink: notLinked("IngestQueue") });
+    const create = await probeAs("hosting/http/create-project");
+    expect(create).toMatchObject({ tableLink: "ok", machineLink: notLinked("StorageMoveMachine") });
+    expect(create.sfn).toMatch(denied("states:ListExecutions"));
+  });
+
   it("a state-machine task has no link back to the machine that invokes it", async () => {
     const probe = await probeAs("moves/tasks/start");
     expect(probe.tableLink).toBe("ok");
