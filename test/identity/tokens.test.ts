@@ -55,6 +55,11 @@ describe("personal access tokens", () => {
     expect(await names("revoked=false")).toEqual([`${tag}-kept`]);
     expect(await names(`created_after=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`)).toEqual([]);
     expect(await names(`created_before=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`)).toHaveLength(2);
+    // Grape's DateTime: a date alone (GitLab's own example) and a time without a zone (UTC) are read too.
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+    expect(await names(`created_before=${tomorrow}`)).toHaveLength(2);
+    expect(await names(`created_after=${tomorrow}T00:00:00`)).toEqual([]);
+    expect(await names("created_before=2022-01-01")).toEqual([]);
     const bad = await api("GET", "/api/v4/personal_access_tokens?state=expired", { token: alice.token });
     expect(bad).toMatchObject({ status: 400, body: { error: "state does not have a valid value" } });
   });

@@ -33,6 +33,8 @@ const Example = z.object({
   status: z.number(),
   /** The doc's example response (an array's first element stands for all); null: no body shown. */
   response: z.unknown(),
+  /** Response headers the doc's example shows (a `HEAD` answer carries its facts only there). */
+  headers: z.optional(z.array(z.string())),
   /** Dotted key paths whose documented value the answer must equal. */
   fixed: z.optional(z.array(z.string())),
   /** Dotted key paths of the example the service does not return, with `differences` saying why. */
@@ -105,6 +107,7 @@ function curlRequest(line: string, files: Record<string, unknown> = {}): CurlReq
     const w = words[i]!;
     const next = () => words[++i]!;
     if (w === "--request" || w === "-X") method = next();
+    else if (w === "--head" || w === "-I") method = "HEAD";
     else if (w === "--header" || w === "-H") {
       const [name, ...value] = next().split(":");
       headers[name!.trim()] = value.join(":").trim();
@@ -152,12 +155,24 @@ const builders: Record<string, (v: Vars) => Promise<void>> = {
   /** A user and a token of their own (an example that revokes the token it is sent with). */
   async own_token(v) {
     await builders.user!(v);
-    v.token = (await call("POST", `/api/v4/users/${v.user}/personal_access_tokens`, { name: "doc", scopes: ["api"] })).body.token;
+    const token = (await call("POST", `/api/v4/users/${v.user}/personal_access_tokens`, { name: "doc", scopes: ["api"] })).body;
+    v.token = token.token;
+    v.token_id = String(token.id);
   },
   async project(v) {
     const p = (await call("POST", "/api/v4/projects", { name: unique("doc"), initialize_with_readme: true })).body;
     v.project = String(p.id);
     v.project_path = encodeURIComponent(p.path_with_namespace);
+  },
+  /** The file the doc's repository files examples update and delete. */
+  async project_rb(v) {
+    await builders.project!(v);
+    const actions = [{ action: "create", file_path: "app/project.rb", content: "old content" }];
+    await call("POST", `/api/v4/projects/${v.project}/repository/commits`, { branch: "main", commit_message: "file", actions });
+  },
+  async archived_project(v) {
+    await builders.project!(v);
+    await call("POST", `/api/v4/projects/${v.project}/archive`);
   },
   /** The files the doc's multi-action commit deletes, moves and updates. */
   async project_files(v) {
@@ -255,7 +270,7 @@ async function replay(example: Example) {
   const req = curlRequest(line, example.files);
   const res = await fetch(req.url, { method: req.method, headers: req.headers, body: req.body });
   const text = await res.text();
-  return { status: res.status, text, body: text && res.headers.get("content-type")?.includes("json") ? JSON.parse(text) : text };
+  return { status: res.status, headers: res.headers, text, body: text && res.headers.get("content-type")?.includes("json") ? JSON.parse(text) : text };
 }
 
 /** One runtime per offering, started when an example first needs it. */
@@ -280,6 +295,7 @@ describe("GitLab's documentation examples", () => {
     }
     expect(res.status, res.text).toBe(example.status);
     if (typeof example.response === "string") expect(res.body).toBe(example.response);
+    expect((example.headers ?? []).filter((h) => !res.headers.has(h)), "headers absent").toEqual([]);
     const missing = new Set(example.missing ?? []);
     if (missing.size) expect(example.differences, "a missing key needs its reason").toBeTruthy();
     const paths = keyPaths(example.response).filter((p) => ![...missing].some((m) => p.startsWith(`${m}.`)));
@@ -309,6 +325,7 @@ describe("the fixture", () => {
     const form = curlRequest(`curl --data "name=mytoken" --data "scopes[]=api" \\\n  "https://h/u"`);
     expect(form).toMatchObject({ method: "POST", body: "name=mytoken&scopes[]=api", headers: { "Content-Type": "application/x-www-form-urlencoded" } });
     expect(curlRequest(`curl --request PUT --header "PRIVATE-TOKEN: t" --url "https://h/s?active=true"`)).toMatchObject({ method: "PUT", url: "https://h/s?active=true", headers: { "PRIVATE-TOKEN": "t" } });
+    expect(curlRequest(`curl --head --header "PRIVATE-TOKEN: t" --url "https://h/f"`).method).toBe("HEAD");
     expect(curlRequest(`curl -d @s.json https://h/s`, { "s.json": { t: 1 } }).body).toBe('{"t":1}');
   });
 });

@@ -5,7 +5,14 @@ import { bool, pageQuery, positiveInt } from "../../platform/http/params.js";
 import { pageRequest, setPageHeaders } from "../../platform/http/pagination.js";
 import { listTokens, tokenView } from "../domain/tokens.js";
 
-const dateTime = () => z.iso.datetime({ offset: true });
+/**
+ * Grape reads these as `DateTime`: a date alone (`2022-01-01`, GitLab's own example), a time without
+ * a zone (`2022-01-01T00:00:00`, read as UTC) or one with an offset.
+ */
+const dateTime = () => z.union([z.iso.date(), z.iso.datetime({ offset: true, local: true })]);
+const hasZone = /(?:[zZ]|[+-]\d\d:?\d\d)$/;
+/** A date alone is UTC midnight in JavaScript already; a zoneless time is made UTC, as Ruby reads it. */
+const toIso = (v: string | undefined) => (v === undefined ? undefined : new Date(v.length === 10 || hasZone.test(v) ? v : `${v}Z`).toISOString());
 
 /**
  * GitLab's `GET /personal_access_tokens`: an administrator sees every user's tokens (or one user's,
@@ -29,17 +36,16 @@ export const endpoint = defineEndpoint(
   },
   async ({ c, principal, query }) => {
     const page = pageRequest(query);
-    const iso = (v: string | undefined) => (v === undefined ? undefined : new Date(v).toISOString());
     const result = await listTokens(
       {
         userId: principal.user.admin ? query.user_id : principal.user.id,
         state: query.state,
         revoked: query.revoked,
         search: query.search || undefined,
-        createdBefore: iso(query.created_before),
-        createdAfter: iso(query.created_after),
-        lastUsedBefore: iso(query.last_used_before),
-        lastUsedAfter: iso(query.last_used_after),
+        createdBefore: toIso(query.created_before),
+        createdAfter: toIso(query.created_after),
+        lastUsedBefore: toIso(query.last_used_before),
+        lastUsedAfter: toIso(query.last_used_after),
       },
       page.offset,
       page.perPage,
