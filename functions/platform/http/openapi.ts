@@ -2,13 +2,12 @@
  * OpenAPI 3.1 document of `/api/v4`, generated from the route table and each endpoint's zod schemas
  * (zod 4's own JSON Schema output), so the document cannot drift from what the handlers validate.
  */
-import * as z from "zod";
-import type { ZodType } from "zod";
+import * as z from "zod/mini";
 import { routes } from "../../routes.js";
 import type { Endpoint } from "./endpoint.js";
 
 
-function schemaOf(s: ZodType | undefined, io: "input" | "output" = "input") {
+function schemaOf(s: z.core.$ZodType | undefined, io: "input" | "output" = "input") {
   if (!s) return undefined;
   try {
     return z.toJSONSchema(s, { io, unrepresentable: "any" }) as Record<string, unknown>;

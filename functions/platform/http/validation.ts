@@ -2,9 +2,15 @@
  * zod issues → GitLab's Grape parameter errors, e.g. `{"error":"name is missing, visibility does not
  * have a valid value"}`. Other surfaces register their own translation.
  */
-import type { ZodError } from "zod";
+import * as z from "zod/mini";
+import { en } from "zod/locales";
 import { ApiError, paramError } from "./errors.js";
 import type { Surface } from "./app.js";
+
+type ZodError = z.core.$ZodError;
+
+// zod/mini loads no messages of its own; the translation below reads zod's English ones.
+z.config(en());
 
 type Translator = (err: ZodError) => ApiError;
 const translators: Partial<Record<Surface, Translator>> = {};
