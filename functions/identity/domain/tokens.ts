@@ -21,6 +21,8 @@ export interface TokenRecord {
   revoked: boolean;
   createdAt: string;
   hash: string;
+  /** An impersonation token (issued by an administrator, listed apart from the user's own tokens). */
+  impersonation?: boolean;
 }
 
 export const hashToken = (token: string) => createHash("sha256").update(token, "utf8").digest("hex");
@@ -42,6 +44,7 @@ export async function issueToken(input: {
   expiresAt: string | null;
   /** A caller-chosen secret (bootstrap only); otherwise one is generated. */
   plain?: string;
+  impersonation?: boolean;
 }): Promise<{ record: TokenRecord; token: string }> {
   const token = input.plain ?? generateToken();
   const id = await nextId("tokens");
@@ -54,6 +57,7 @@ export async function issueToken(input: {
     revoked: false,
     createdAt: new Date().toISOString(),
     hash: hashToken(token),
+    ...(input.impersonation ? { impersonation: true } : {}),
   };
   await putItem(
     { ...tokenKey(record.hash), ...tokensOfUserIndex(input.userId, id), type: "token", ...record },
@@ -91,6 +95,7 @@ export function tokenView(record: TokenRecord, plain?: string) {
     last_used_at: null,
     active: isUsable(record),
     expires_at: record.expiresAt,
+    ...(record.impersonation ? { impersonation: true } : {}),
     ...(plain ? { token: plain } : {}),
   };
 }
