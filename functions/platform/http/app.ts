@@ -7,7 +7,7 @@ import { Hono, type Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { bodyLimit } from "hono/body-limit";
 import { randomUUID } from "node:crypto";
-import * as z from "zod/mini";
+import { $ZodError } from "zod/v4/core";
 import { ApiError, tooLarge } from "./errors.js";
 import { log, withRequestId, describeError } from "../log.js";
 import { translateZodError } from "./validation.js";
@@ -64,7 +64,7 @@ export function renderError(c: Context, err: unknown): Response {
     for (const [k, v] of Object.entries(err.headers)) c.header(k, v);
     return typeof body === "string" ? c.text(body, err.status as 400) : c.json(body, err.status as 400);
   }
-  if (err instanceof z.core.$ZodError) return renderError(c, translateZodError(err, surface));
+  if (err instanceof $ZodError) return renderError(c, translateZodError(err, surface));
   if (err instanceof HTTPException) {
     if (err.status === 413) return renderError(c, tooLarge());
     const { status, body } = renderers[surface].render(err.status, err.message || `${err.status}`);

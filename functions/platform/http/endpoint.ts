@@ -100,7 +100,7 @@ const FILE_PLACEHOLDERS = new Set(["file", "avatar"]);
 /** Unknown keys are refused (GitLab's `… is not a recognized parameter`); the schema keeps its own flavour of zod. */
 function strictIfObject<T extends z.core.$ZodType>(schema: T): T {
   const def = schema._zod.def as z.core.$ZodObjectDef;
-  return (def.type === "object" ? z.core.clone(schema as unknown as z.core.$ZodObject, { ...def, catchall: z.never() }) : schema) as T;
+  return (def.type === "object" ? z.clone(schema as unknown as z.core.$ZodObject, { ...def, catchall: z.never() }) : schema) as T;
 }
 
 export function defineEndpoint<
