@@ -26,6 +26,13 @@ describe("PUT /users/:id", () => {
     const res = await api("PUT", `/api/v4/users/${u.id}`, { token: adminToken(), body: { email: me.email, username: me.username, name: me.name, bio: "This is the user bio", location: "Lab" } });
     expect(res).toMatchObject({ status: 200, body: { bio: "This is the user bio", location: "Lab", name: me.name, email: me.email } });
     expect((await api("GET", `/api/v4/users/${u.id}`, { token: adminToken() })).body).toMatchObject({ bio: "This is the user bio", location: "Lab" });
+    // The administrators' note on a user is theirs: the user does not see it.
+    expect((await api("PUT", `/api/v4/users/${u.id}`, { token: adminToken(), body: { note: "watch this one" } })).body.note).toBe("watch this one");
+    expect((await api("GET", `/api/v4/users/${u.id}`, { token: adminToken() })).body.note).toBe("watch this one");
+    const ownView = (await api("GET", `/api/v4/users/${u.id}`, { token: u.token })).body;
+    expect(ownView.bio).toBe("This is the user bio");
+    expect(ownView).not.toHaveProperty("note");
+    expect((await api("GET", "/api/v4/user", { token: u.token })).body).not.toHaveProperty("note");
     expect(await api("PUT", `/api/v4/users/${u.id}`, { token: adminToken(), body: { username: `${u.username}x` } })).toMatchObject({ status: 400, body: { message: { username: [expect.any(String)] } } });
     const other = await newUser();
     const otherEmail = (await api("GET", `/api/v4/users/${other.id}`, { token: adminToken() })).body.email;

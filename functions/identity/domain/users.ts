@@ -112,9 +112,13 @@ export function fullUser(user: User, baseUrl: string) {
     public_email: null,
     email: user.email,
     is_admin: user.admin,
-    note: user.profile?.note ?? null,
     private_profile: user.privateProfile ?? false,
     can_create_group: user.canCreateGroup ?? true,
     can_create_project: true,
   };
+}
+
+/** GitLab's `UserWithAdmin`: what administrators see, with their private `note` on the user. */
+export function adminUser(user: User, baseUrl: string) {
+  return { ...fullUser(user, baseUrl), note: user.profile?.note ?? null };
 }

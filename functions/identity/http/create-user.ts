@@ -3,7 +3,7 @@ import { defineEndpoint } from "../../platform/http/endpoint.js";
 import { lambda } from "../../platform/http/lambda.js";
 import { bool } from "../../platform/http/params.js";
 import { baseUrl } from "../../platform/http/urls.js";
-import { createUser, fullUser } from "../domain/users.js";
+import { createUser, adminUser } from "../domain/users.js";
 import { readAvatar, saveAvatar } from "../domain/avatars.js";
 import { setAvatar } from "../domain/user-admin.js";
 import { userEmail } from "./user-schemas.js";
@@ -38,7 +38,7 @@ export const endpoint = defineEndpoint(
       await saveAvatar(user.id, avatar);
       user = await setAvatar(user, avatar.filename);
     }
-    return fullUser(user, baseUrl(c));
+    return adminUser(user, baseUrl(c));
   },
 );
 export const handler = lambda(endpoint);

@@ -5,7 +5,7 @@ import { bool, pageQuery } from "../../platform/http/params.js";
 import { pageRequest, setPageHeaders } from "../../platform/http/pagination.js";
 import { baseUrl } from "../../platform/http/urls.js";
 import { queryPage, GSI2 } from "../../platform/db/table.js";
-import { basicUser, findUserByUsername, fullUser, listUsers, searchUsers, toUser, type User } from "../domain/users.js";
+import { adminUser, basicUser, findUserByUsername, listUsers, searchUsers, toUser, type User } from "../domain/users.js";
 
 /**
  * Administrators see full records; other users the basic view (GitLab's `UserBasic`). Filters as
@@ -24,7 +24,7 @@ export const endpoint = defineEndpoint(
     }),
   },
   async ({ c, principal, query }) => {
-    const view = principal.user.admin ? fullUser : basicUser;
+    const view = principal.user.admin ? adminUser : basicUser;
     const page = pageRequest(query);
     if (query.username !== undefined) {
       const user = await findUserByUsername(query.username);

@@ -4,7 +4,7 @@ import { lambda } from "../../platform/http/lambda.js";
 import { bool } from "../../platform/http/params.js";
 import { notFound, validationError } from "../../platform/http/errors.js";
 import { baseUrl } from "../../platform/http/urls.js";
-import { findUser, fullUser, PROFILE_FIELDS, type ProfileField } from "../domain/users.js";
+import { findUser, adminUser, PROFILE_FIELDS, type ProfileField } from "../domain/users.js";
 import { readAvatar, saveAvatar } from "../domain/avatars.js";
 import { setAvatar, updateUser } from "../domain/user-admin.js";
 import { userEmail, userParams } from "./user-schemas.js";
@@ -48,7 +48,7 @@ export const endpoint = defineEndpoint(
       await saveAvatar(user.id, avatar);
       user = await setAvatar(user, avatar.filename);
     }
-    return fullUser(user, baseUrl(c));
+    return adminUser(user, baseUrl(c));
   },
 );
 export const handler = lambda(endpoint);
