@@ -15,6 +15,7 @@ import { moveRoutes, moveWorkers } from "./moves/routes.js";
 import { ingestWorkers } from "./errortracking/ingest-routes.js";
 import { errorTrackingRoutes, errorTrackingWorkers } from "./errortracking/routes.js";
 import { sentryApiRoutes } from "./errortracking/sentry-api/routes.js";
+import { userAdminRoutes } from "./identity/user-admin-routes.js";
 
 import { routesIn, type RouteSpec, type WorkerSpec } from "./route-spec.js";
 
@@ -30,6 +31,7 @@ export const routes: RouteSpec[] = [
   r("GET", "/api/v4/users", "identity/http/list-users"),
   r("POST", "/api/v4/users", "identity/http/create-user"),
   r("GET", "/api/v4/users/:user_id", "identity/http/get-user"),
+  ...userAdminRoutes,
   r("POST", "/api/v4/users/:user_id/personal_access_tokens", "identity/http/create-token"),
   r("GET", "/api/v4/personal_access_tokens/self", "identity/http/token-self"),
   r("DELETE", "/api/v4/personal_access_tokens/self", "identity/http/revoke-token-self"),

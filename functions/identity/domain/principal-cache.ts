@@ -11,3 +11,10 @@ export const principalCacheMs = () => Number(process.env.FORGELINE_AUTH_CACHE_MS
 export function forgetCachedToken(hash: string): void {
   principalCache.delete(hash);
 }
+
+/** Forgets every cached principal of a user whose state changed (blocked, banned, deleted). */
+export function forgetCachedUser(userId: number): void {
+  for (const [hash, entry] of principalCache) {
+    if ((entry.principal as { user?: { id?: number } }).user?.id === userId) principalCache.delete(hash);
+  }
+}

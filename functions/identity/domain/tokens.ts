@@ -23,6 +23,8 @@ export interface TokenRecord {
   hash: string;
   /** Written at most once per `LAST_USED_THROTTLE_MS` (GitLab's throttle), so reads stay reads. */
   lastUsedAt?: string | null;
+  /** An impersonation token (issued by an administrator, listed apart from the user's own tokens). */
+  impersonation?: boolean;
 }
 
 export const hashToken = (token: string) => createHash("sha256").update(token, "utf8").digest("hex");
@@ -44,6 +46,7 @@ export async function issueToken(input: {
   expiresAt: string | null;
   /** A caller-chosen secret (bootstrap only); otherwise one is generated. */
   plain?: string;
+  impersonation?: boolean;
 }): Promise<{ record: TokenRecord; token: string }> {
   const token = input.plain ?? generateToken();
   const id = await nextId("tokens");
@@ -56,6 +59,7 @@ export async function issueToken(input: {
     revoked: false,
     createdAt: new Date().toISOString(),
     hash: hashToken(token),
+    ...(input.impersonation ? { impersonation: true } : {}),
   };
   await putItem(
     { ...tokenKey(record.hash), ...tokensOfUserIndex(input.userId, id), ...allTokensIndex(id), type: "token", nameLower: record.name.toLowerCase(), ...record },
@@ -157,6 +161,7 @@ export function tokenView(record: TokenRecord, plain?: string) {
     last_used_at: record.lastUsedAt ?? null,
     active: isUsable(record),
     expires_at: record.expiresAt,
+    ...(record.impersonation ? { impersonation: true } : {}),
     ...(plain ? { token: plain } : {}),
   };
 }

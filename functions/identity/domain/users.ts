@@ -1,7 +1,14 @@
 /** Users: GitLab's user entity, created by administrators (or by the bootstrap). */
-import { getItem, isConditionFailure, nextId, queryPage, transact, GSI1 } from "../../platform/db/table.js";
+import { getItem, isConditionFailure, nextId, queryAll, queryPage, transact, GSI1 } from "../../platform/db/table.js";
 import { conflict, validationError } from "../../platform/http/errors.js";
 import { allUsersIndex, emailClaimKey, namespaceClaimKey, userKey } from "./keys.js";
+
+/** GitLab's states an administrator sets through the API (`ldap_blocked`, `deactivated`… have no source here). */
+export type UserState = "active" | "blocked" | "banned";
+
+/** The free-text profile fields GitLab lets an administrator edit (`PUT /users/:id`), shown as given. */
+export const PROFILE_FIELDS = ["bio", "location", "website_url", "organization", "job_title", "pronouns", "skype", "linkedin", "twitter", "note"] as const;
+export type ProfileField = (typeof PROFILE_FIELDS)[number];
 
 export interface User {
   id: number;
@@ -9,8 +16,13 @@ export interface User {
   name: string;
   email: string;
   admin: boolean;
-  state: "active" | "blocked";
+  state: UserState;
   createdAt: string;
+  profile?: Partial<Record<ProfileField, string>>;
+  canCreateGroup?: boolean;
+  privateProfile?: boolean;
+  /** Set when the user has an uploaded avatar (functions/identity/domain/avatars.ts). */
+  avatar?: { filename: string };
 }
 
 export async function createUser(input: { username: string; name: string; email: string; admin: boolean }): Promise<User> {
@@ -56,7 +68,17 @@ export async function listUsers(offset: number, limit: number) {
   return { users: page.items.map(toUser), hasMore: page.hasMore };
 }
 
-function toUser(item: User): User {
+/**
+ * GitLab's `search`: a case-insensitive substring of the username, name or (for administrators) the
+ * e-mail. It reads the users index with a Query and filters; there is no full-text index here.
+ */
+export async function searchUsers(term: string, withEmail: boolean): Promise<User[]> {
+  const needle = term.toLowerCase();
+  const all = await queryAll<User>({ index: GSI1, pk: "USERS" });
+  return all.map(toUser).filter((u) => [u.username, u.name, ...(withEmail ? [u.email] : [])].some((v) => v.toLowerCase().includes(needle)));
+}
+
+export function toUser(item: User): User {
   return {
     id: item.id,
     username: item.username,
@@ -65,8 +87,16 @@ function toUser(item: User): User {
     admin: item.admin,
     state: item.state,
     createdAt: item.createdAt,
+    profile: item.profile ?? {},
+    canCreateGroup: item.canCreateGroup ?? true,
+    privateProfile: item.privateProfile ?? false,
+    ...(item.avatar ? { avatar: item.avatar } : {}),
   };
 }
+
+/** Where GitLab serves an uploaded avatar; null when the user has none. */
+export const avatarUrl = (user: User, baseUrl: string) =>
+  user.avatar ? `${baseUrl}/uploads/-/system/user/avatar/${user.id}/${user.avatar.filename}` : null;
 
 /** GitLab's `UserBasic` (what other users may see). */
 export function basicUser(user: User, baseUrl: string) {
@@ -76,7 +106,7 @@ export function basicUser(user: User, baseUrl: string) {
     name: user.name,
     state: user.state,
     locked: false,
-    avatar_url: null,
+    avatar_url: avatarUrl(user, baseUrl),
     web_url: `${baseUrl}/${user.username}`,
   };
 }
@@ -86,11 +116,17 @@ export function fullUser(user: User, baseUrl: string) {
   return {
     ...basicUser(user, baseUrl),
     created_at: user.createdAt,
-    bio: "",
+    ...Object.fromEntries(PROFILE_FIELDS.filter((f) => f !== "note").map((f) => [f, user.profile?.[f] ?? ""])),
     public_email: null,
     email: user.email,
     is_admin: user.admin,
-    can_create_group: true,
+    private_profile: user.privateProfile ?? false,
+    can_create_group: user.canCreateGroup ?? true,
     can_create_project: true,
   };
+}
+
+/** GitLab's `UserWithAdmin`: what administrators see, with their private `note` on the user. */
+export function adminUser(user: User, baseUrl: string) {
+  return { ...fullUser(user, baseUrl), note: user.profile?.note ?? null };
 }

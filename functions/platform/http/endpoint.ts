@@ -6,7 +6,7 @@
 import type { Context } from "hono";
 import * as z from "zod/mini";
 import { $ZodObject, type $ZodType as ZodType } from "zod/v4/core";
-import { ApiError, forbidden, unauthorized } from "./errors.js";
+import { ApiError, forbidden, paramError, unauthorized } from "./errors.js";
 import { parseFormParams } from "./form.js";
 import { authenticate, insufficientScope, type Principal } from "../../identity/domain/auth.js";
 
@@ -18,7 +18,7 @@ import { authenticate, insufficientScope, type Principal } from "../../identity/
  */
 export type Access = "public" | "read" | "read_user" | "write";
 
-export interface EndpointSpec<P extends ZodType, Q extends ZodType, B extends ZodType> {
+export interface EndpointSpec<P extends z.core.$ZodType, Q extends z.core.$ZodType, B extends z.core.$ZodType> {
   summary: string;
   access: Access;
   /** Administrators only (403 for others). */
@@ -39,17 +39,18 @@ export interface Request<P, Q, B, Auth> {
 }
 
 export interface Endpoint {
-  spec: EndpointSpec<ZodType, ZodType, ZodType>;
+  spec: EndpointSpec<z.core.$ZodType, z.core.$ZodType, z.core.$ZodType>;
   run(c: Context): Promise<Response>;
 }
 
-type Out<T> = T extends ZodType ? z.output<T> : undefined;
+type Out<T> = T extends z.core.$ZodType ? z.output<T> : undefined;
 
 async function readBody(c: Context): Promise<Record<string, unknown>> {
   const type = (c.req.header("content-type") ?? "").toLowerCase();
+  if (type.includes("multipart/form-data")) return readMultipart(c, type);
   const raw = await c.req.text();
   if (raw.trim() === "") return {};
-  if (type.includes("application/x-www-form-urlencoded") || type.includes("multipart/form-data")) {
+  if (type.includes("application/x-www-form-urlencoded")) {
     const form = await new Response(raw, { headers: { "content-type": type } }).formData();
     return parseFormParams([...form.entries()].map(([k, v]) => [k, typeof v === "string" ? v : ""]));
   }
@@ -65,15 +66,47 @@ async function readBody(c: Context): Promise<Record<string, unknown>> {
   }
 }
 
+/**
+ * A multipart body (python-gitlab's uploads, curl's `-F`): its fields as a form, each file part as a
+ * `File` under its own (unbracketed) name, for schemas that declare `z.file()`; read as bytes so a
+ * binary part survives.
+ */
+async function readMultipart(c: Context, type: string): Promise<Record<string, unknown>> {
+  const raw = await c.req.arrayBuffer();
+  if (raw.byteLength === 0) return {};
+  let form: FormData;
+  try {
+    form = await new Response(raw, { headers: { "content-type": type } }).formData();
+  } catch {
+    throw new ApiError(400, { error: "body is not valid multipart/form-data" });
+  }
+  const fields: Array<[string, string]> = [];
+  const files: Record<string, File> = {};
+  for (const [k, v] of form.entries()) {
+    if (typeof v === "string" && v === "" && FILE_PLACEHOLDERS.has(k)) continue;
+    if (typeof v === "string") fields.push([k, v]);
+    else if (/^[^[\]]+$/.test(k)) files[k] = v;
+    else throw paramError(`${k} is not a valid file parameter name`);
+  }
+  return { ...parseFormParams(fields), ...files };
+}
+
+/**
+ * python-gitlab puts a `file` and an `avatar` part in every multipart request it sends, empty text
+ * when it has no such file (GitLab ignores parameters a route does not declare): such an empty part
+ * means the file is absent.
+ */
+const FILE_PLACEHOLDERS = new Set(["file", "avatar"]);
+
 /** An object body refuses unknown keys (Grape's "is not a recognized parameter"), as `.strict()` would. */
 function strictIfObject<T extends ZodType>(schema: T): T {
   return (schema instanceof $ZodObject ? z.clone(schema, { ...schema._zod.def, catchall: z.never() }) : schema) as T;
 }
 
 export function defineEndpoint<
-  P extends ZodType = ZodType<undefined>,
-  Q extends ZodType = ZodType<undefined>,
-  B extends ZodType = ZodType<undefined>,
+  P extends z.core.$ZodType = z.core.$ZodType<undefined>,
+  Q extends z.core.$ZodType = z.core.$ZodType<undefined>,
+  B extends z.core.$ZodType = z.core.$ZodType<undefined>,
   A extends Access = Access,
 >(
   spec: EndpointSpec<P, Q, B> & { access: A },
@@ -83,7 +116,7 @@ export function defineEndpoint<
 ): Endpoint {
   const body = spec.body ? strictIfObject(spec.body) : undefined;
   return {
-    spec: spec as unknown as EndpointSpec<ZodType, ZodType, ZodType>,
+    spec: spec as unknown as EndpointSpec<z.core.$ZodType, z.core.$ZodType, z.core.$ZodType>,
     async run(c) {
       const principal = await authorize(c, spec.access, spec.admin ?? false);
       const params = spec.params ? z.parse(spec.params, c.req.param()) : undefined;

@@ -1,0 +1,64 @@
+/**
+ * Deleting a user account, as GitLab does it for what the user holds in hosting: a user who is the
+ * only Owner of a group cannot be removed unless `hard_delete` is given, which removes those groups
+ * too; the user's personal projects and personal snippets are deleted with their repositories (this
+ * service keeps no "Ghost User" to inherit them); the user's memberships disappear. Each repository
+ * goes through the write path, so one held by a storage move refuses the deletion with the read-only
+ * error before the account itself is touched.
+ */
+import { deleteItem, queryAll, GSI1 } from "../../platform/db/table.js";
+import { ApiError } from "../../platform/http/errors.js";
+import { removeUserRecord } from "../../identity/domain/user-admin.js";
+import type { User } from "../../identity/domain/users.js";
+import { AccessLevel, activeLevel, type MemberRecord } from "./access.js";
+import { deleteGroup, findGroup, type Group } from "./groups.js";
+import { groupHasChildren } from "./group-listing.js";
+import { deleteProject, findProject } from "./projects.js";
+import { deleteSnippet, findSnippet } from "./snippets.js";
+import { removeRepository } from "./git/index.js";
+import { withRepositoryWrite } from "./write-path.js";
+import { snippetsOfAuthorIndex } from "./keys.js";
+
+type Membership = MemberRecord & { pk: string; sk: string; gsi1sk: string };
+
+const membershipsOf = (kind: "PROJECTS" | "GROUPS", userId: number) => queryAll<Membership>({ index: GSI1, pk: `USER#${userId}#${kind}` });
+
+/** Groups in which the user is the only active Owner among the direct members. */
+export async function groupsSolelyOwnedBy(userId: number): Promise<Group[]> {
+  const owned = (await membershipsOf("GROUPS", userId)).filter((m) => activeLevel(m) >= AccessLevel.owner);
+  const sole = await Promise.all(
+    owned.map(async (m) => {
+      const members = await queryAll<MemberRecord>({ pk: m.pk, skPrefix: "MEMBER#" });
+      return members.some((o) => o.userId !== userId && activeLevel(o) >= AccessLevel.owner) ? undefined : findGroup(Number(m.gsi1sk));
+    }),
+  );
+  return sole.filter((g): g is Group => !!g);
+}
+
+export async function removeUser(user: User, opts: { hardDelete: boolean }): Promise<void> {
+  const soleGroups = await groupsSolelyOwnedBy(user.id);
+  if (soleGroups.length && !opts.hardDelete) throw new ApiError(409, { message: "User cannot be removed while is the sole-owner of a group" });
+  for (const group of soleGroups) {
+    // Group deletion here is the synchronous one of DELETE /groups/:id: a group that still holds
+    // projects or subgroups is refused rather than cascaded.
+    if (await groupHasChildren(group.id)) {
+      throw new ApiError(409, { message: `User cannot be removed: the group ${group.fullPath}, of which the user is the sole owner, still contains projects or subgroups` });
+    }
+  }
+  for (const group of soleGroups) {
+    await withRepositoryWrite("group", group.id, (wiki) => deleteGroup(group, false, async () => (wiki ? removeRepository(wiki.storage, wiki.relativePath) : undefined)), { requireRepository: false });
+  }
+  const projectMemberships = await membershipsOf("PROJECTS", user.id);
+  for (const m of projectMemberships) {
+    const project = await findProject(Number(m.gsi1sk));
+    if (project?.namespace.kind === "user" && project.namespace.id === user.id) await deleteProject(project);
+  }
+  const snippets = await queryAll<{ id: number }>({ index: GSI1, pk: snippetsOfAuthorIndex(user.id, 0).gsi1pk, projection: ["id"] });
+  for (const s of snippets) {
+    const snippet = await findSnippet(s.id);
+    if (snippet) await deleteSnippet(snippet);
+  }
+  const memberships = [...projectMemberships, ...(await membershipsOf("GROUPS", user.id))];
+  await Promise.all(memberships.map((m) => deleteItem(m.pk, m.sk)));
+  await removeUserRecord(user.id);
+}

@@ -1,0 +1,5 @@
+import { lambda } from "../../platform/http/lambda.js";
+import { unban } from "./user-state.js";
+
+export const endpoint = unban;
+export const handler = lambda(endpoint);

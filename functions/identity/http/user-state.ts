@@ -1,0 +1,38 @@
+/**
+ * GitLab's account-state actions (`POST /users/:id/block|unblock|ban|unban`, admin only, 201) and
+ * their answers, which python-gitlab relies on: `true` when the state changed; block of a blocked
+ * user answers `null` and unblock of a user that is not blocked `false`; ban and unban from the
+ * wrong state answer 403 with GitLab's message.
+ */
+import { defineEndpoint, type Endpoint } from "../../platform/http/endpoint.js";
+import { ApiError, notFound } from "../../platform/http/errors.js";
+import { findUser, type User } from "../domain/users.js";
+import { changeState } from "../domain/user-admin.js";
+import { userParams } from "./user-schemas.js";
+
+function stateAction(summary: string, act: (user: User) => Promise<boolean | null>): Endpoint {
+  return defineEndpoint({ summary, access: "write", admin: true, status: 201, params: userParams }, async ({ params }) => {
+    const user = await findUser(params.user_id);
+    if (!user) throw notFound("User");
+    return act(user);
+  });
+}
+
+const refused = (verb: string, state: string) => new ApiError(403, { message: `You cannot ${verb} ${state} users.` });
+
+export const block = stateAction("Block a user (admin)", async (user) => {
+  if (user.state === "blocked") return null;
+  return (await changeState(user, ["active", "banned"], "blocked")) ? true : null;
+});
+
+export const unblock = stateAction("Unblock a user (admin)", async (user) => !!(await changeState(user, ["blocked"], "active")));
+
+export const ban = stateAction("Ban a user (admin)", async (user) => {
+  if (!(await changeState(user, ["active"], "banned"))) throw refused("ban", (await findUser(user.id))?.state ?? user.state);
+  return true;
+});
+
+export const unban = stateAction("Unban a user (admin)", async (user) => {
+  if (!(await changeState(user, ["banned"], "active"))) throw refused("unban", (await findUser(user.id))?.state ?? user.state);
+  return true;
+});
