@@ -51,6 +51,8 @@ const Fixture = z.object({
   about: z.string(),
   examples: z.array(Example),
   undocumented: z.array(z.object({ route: z.string(), reason: z.string() })),
+  /** Routes GitLab documents whose example is not in the fixture yet: the gap, named rather than hidden. */
+  pending: z.array(z.object({ route: z.string(), reason: z.string() })),
 });
 type Example = z.infer<typeof Example>;
 
@@ -311,12 +313,12 @@ describe("GitLab's documentation examples", () => {
 describe("the fixture", () => {
   const apiRoutes = routes.filter((r) => r.path.startsWith("/api/v4/")).map((r) => `${r.method} ${r.path}`);
 
-  it("covers every /api/v4 route: a doc example, or a reason why GitLab documents none", () => {
-    const covered = new Set([...fixture.examples.map((e) => e.route), ...fixture.undocumented.map((u) => u.route)]);
+  it("covers every /api/v4 route: a doc example, a reason why GitLab documents none, or a named gap", () => {
+    const covered = new Set([...fixture.examples, ...fixture.undocumented, ...fixture.pending].map((e) => e.route));
     expect(apiRoutes.filter((r) => !covered.has(r))).toEqual([]);
     // …and names only routes that exist, once.
     expect([...covered].filter((r) => !apiRoutes.includes(r))).toEqual([]);
-    expect(fixture.examples.length + fixture.undocumented.length).toBe(covered.size);
+    expect(fixture.examples.length + fixture.undocumented.length + fixture.pending.length).toBe(covered.size);
   });
 
   it("sends what curl sends", () => {
