@@ -48,7 +48,7 @@ describe("PUT /users/:id", () => {
     const email = `${unique("moved")}@example.com`;
     expect((await api("PUT", `/api/v4/users/${u.id}`, { token: adminToken(), body: { email } })).body.email).toBe(email);
     const again = await api("POST", "/api/v4/users", { token: adminToken(), body: { username: unique("u").replace("-", "_"), name: "n", email } });
-    expect(again).toMatchObject({ status: 400, body: { message: { email: ["has already been taken"] } } });
+    expect(again).toMatchObject({ status: 409, body: { message: "Email has already been taken" } });
   });
 });
 

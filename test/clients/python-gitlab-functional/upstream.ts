@@ -7,14 +7,26 @@
 import { spawn } from "node:child_process";
 import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { DEBIAN_PYTHON } from "../tools.js";
 
-/** Where the unchanged export of upstream's tests lives: `PYTHON_GITLAB_FUNCTIONAL_TESTS`, else beside the checkout. */
+const EXPORT = join("shared", "third-party", "python-gitlab-3.12.0");
+
+/**
+ * Where the unchanged export of upstream's tests lives: `PYTHON_GITLAB_FUNCTIONAL_TESTS`, else a
+ * `shared/third-party/python-gitlab-3.12.0` beside the checkout or beside any folder above it (a CI
+ * clone may sit a level deeper than the working copy).
+ */
 export function upstreamFolder(): string {
-  const folder = process.env.PYTHON_GITLAB_FUNCTIONAL_TESTS ?? resolve(import.meta.dirname, "../../../../shared/third-party/python-gitlab-3.12.0");
-  if (!existsSync(join(folder, "tests/functional/api"))) {
-    throw new Error(`python-gitlab 3.12.0's functional tests are not at ${folder}: set PYTHON_GITLAB_FUNCTIONAL_TESTS to the folder that holds tests/functional/ and pyproject.toml`);
+  const candidates: string[] = [];
+  if (process.env.PYTHON_GITLAB_FUNCTIONAL_TESTS) candidates.push(process.env.PYTHON_GITLAB_FUNCTIONAL_TESTS);
+  else for (let dir = resolve(import.meta.dirname, "../../../.."); ; dir = dirname(dir)) {
+    candidates.push(join(dir, EXPORT));
+    if (dirname(dir) === dir) break;
+  }
+  const folder = candidates.find((c) => existsSync(join(c, "tests/functional/api")));
+  if (!folder) {
+    throw new Error(`python-gitlab 3.12.0's functional tests are not at ${candidates[0]}: set PYTHON_GITLAB_FUNCTIONAL_TESTS to the folder that holds tests/functional/ and pyproject.toml`);
   }
   return folder;
 }
