@@ -6,6 +6,7 @@
 import { describe, it, expect, beforeAll, afterAll } from "vitest";
 import { api, adminToken, newUser, requestAt, unique, type ApiResponse } from "../support/api.js";
 import { ownRuntime } from "../support/own-runtime.js";
+import { listAllProjects } from "../../functions/hosting/domain/projects.js";
 import { Gitlab } from "@gitbeaker/rest";
 
 const names = (res: { body: Array<{ name: string }> }) => res.body.map((p) => p.name);
@@ -56,6 +57,12 @@ describe("project list filters and orders", () => {
     for (const order of ["updated_at", "last_activity_at"]) {
       expect(names(await api("GET", `${q}&order_by=${order}`, { token: owner.token }))[0]).toBe(`${tag} b`);
     }
+  });
+
+  it("lists every project, private ones included, for internal callers listing as an administrator", async () => {
+    // The admin home page and the tracker API's project list (Connect) call it without a principal.
+    const all = await listAllProjects(0, 100);
+    expect(all.projects.map((p) => p.id)).toEqual(expect.arrayContaining([ids.a, ids.b, ids.c, ids.z]));
   });
 
   it("serves name order from the shared lists too: what others see, and the administrator's whole list", async () => {

@@ -172,7 +172,8 @@ export async function listProjects(principal: Principal | undefined, q: ProjectQ
   const ownOnly = q.membership || q.owned;
   const own = principal && (ownOnly || !admin) ? await ownEntries(principal.user.id, q) : [];
   const want = offset + limit + 1 + own.length;
-  const open = ownOnly ? { entries: [], hasMore: false } : await openEntries(q, admin ? "all" : "visible", !principal, want);
+  // Anonymous callers see public projects only; an internal caller listing as an administrator sees all.
+  const open = ownOnly ? { entries: [], hasMore: false } : await openEntries(q, admin ? "all" : "visible", !principal && !admin, want);
   const merged = new Map<number, Entry>();
   for (const e of [...open.entries, ...own]) merged.set(e.id, merged.get(e.id)?.project ? merged.get(e.id)! : e);
   const ordered = [...merged.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0) * (q.ascending ? 1 : -1));
