@@ -92,6 +92,15 @@ export function httpApiResponse(result: unknown, requestId: string): Response {
  */
 export const LAMBDA_SYNC_PAYLOAD_BYTES = 6 * 1024 * 1024;
 
+/**
+ * Whether the event is over Lambda's limit. The body is nearly all of it, so only an event whose
+ * body comes within 1 MiB of the limit is serialised to be measured exactly.
+ */
+export function exceedsLambdaPayload(event: Readonly<Record<string, unknown>>): boolean {
+  if ((typeof event.body === "string" ? event.body.length : 0) < LAMBDA_SYNC_PAYLOAD_BYTES - 1024 * 1024) return false;
+  return Buffer.byteLength(JSON.stringify(event)) > LAMBDA_SYNC_PAYLOAD_BYTES;
+}
+
 /** API Gateway's answer to a request whose event exceeds Lambda's payload limit. */
 export const requestTooLarge = () =>
   new Response(JSON.stringify({ message: "Request Entity Too Large" }), { status: 413, headers: { "content-type": "application/json" } });

@@ -21,7 +21,7 @@ import { TIMEOUT_SECONDS } from "../../stacks/plan.js";
 import { BUILD_DIR, buildFunctions, functionSpecs, type FunctionSpec } from "./bundle.js";
 import { startDeniedEndpoint, type DeniedEndpoint } from "./deny.js";
 import { functionEnvironment } from "./environment.js";
-import { httpApiEvent, httpApiResponse, internalServerError, LAMBDA_SYNC_PAYLOAD_BYTES, requestTooLarge } from "./events.js";
+import { exceedsLambdaPayload, httpApiEvent, httpApiResponse, internalServerError, requestTooLarge } from "./events.js";
 import { FunctionPool, type FunctionDefinition } from "./pool.js";
 
 export interface IsolatedOptions {
@@ -99,7 +99,7 @@ export async function startIsolatedFunctions(opts: IsolatedOptions = {}): Promis
     const params = c.req.param() as Record<string, string>;
     if (proxyPrefix !== undefined) params.proxy = c.req.path.slice(proxyPrefix.length);
     const event = await httpApiEvent(c.req.raw, { routeKey, pathParameters: params, sourceIp: incoming?.socket?.remoteAddress });
-    if (Buffer.byteLength(JSON.stringify(event)) > LAMBDA_SYNC_PAYLOAD_BYTES) return requestTooLarge();
+    if (exceedsLambdaPayload(event)) return requestTooLarge();
     try {
       return httpApiResponse(await pool.invoke(definition(module), event), event.requestContext.requestId);
     } catch (err) {

@@ -8,7 +8,7 @@ import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { resolve } from "node:path";
 import { api } from "../support/api.js";
-import { listErrors, trackedProject } from "./support.js";
+import { trackedProject, waitForErrors } from "./support.js";
 
 const run = promisify(execFile);
 
@@ -20,11 +20,7 @@ describe("@sentry/node 11.11.0 end to end", () => {
     const out = await run(process.execPath, [app], { env: { ...process.env, SENTRY_DSN: key.sentry_dsn }, timeout: 30_000 });
     expect(JSON.parse(out.stdout.trim().split("\n").pop()!)).toEqual({ flushed: true });
 
-    let errors: Array<Record<string, any>> = [];
-    for (let i = 0; i < 100 && errors.length < 2; i++) {
-      errors = (await listErrors(owner.token, ui)).errors;
-      if (errors.length < 2) await new Promise((r) => setTimeout(r, 200));
-    }
+    const errors = await waitForErrors(owner.token, ui, 2);
     const exception = errors.find((e) => e.type === "error");
     const msg = errors.find((e) => e.type === "default");
     expect(exception).toMatchObject({ title: "TypeError: e2e node exception", count: 1, user_count: 1, status: "unresolved" });

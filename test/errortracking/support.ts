@@ -93,6 +93,16 @@ export async function listErrors(token: string, ui: string, query = "") {
   return res.body as { errors: Array<Record<string, any>>; pagination: { next?: { cursor: string }; previous?: { cursor: string } }; external_url: string | null };
 }
 
+/** The error list once it holds `count` errors (the consumer runs behind the queue), or as it is after ~30 s. */
+export async function waitForErrors(token: string, ui: string, count: number) {
+  let errors: Array<Record<string, any>> = [];
+  for (let i = 0; i < 150 && errors.length < count; i++) {
+    errors = (await listErrors(token, ui)).errors;
+    if (errors.length < count) await new Promise((r) => setTimeout(r, 200));
+  }
+  return errors;
+}
+
 /**
  * Checks a `frequency` graph against the times (ms) of the events sent: 24 consecutive hours, oldest
  * first, each counting the events of its hour. Robust to the hour turning between sending and reading.
