@@ -4,8 +4,8 @@ import { defineConfig } from "vitest/config";
  * Two projects. "default": every test against one runtime with all functions in one process (the
  * fast mode). "isolated": the suites that prove the product as it deploys — the README walk-through
  * and storage-move procedure, the @sentry/node end to end, the academic permissions table, the route
- * matrix and test/isolated/ — against `npm start -- --isolated`, where each function runs from its Lambda
- * bundle in its own process with only its links. Both run in `npm test`.
+ * matrix, the bundle sizes and test/isolated/ — against `npm start -- --isolated`, where each
+ * function runs from its Lambda bundle in its own process with only its links. Both run in `npm test`.
  */
 const isolatedSuites = [
   "test/isolated/**/*.test.ts",
@@ -14,6 +14,7 @@ const isolatedSuites = [
   "test/errortracking/sentry-sdk.test.ts",
   "test/academic/permisos.test.ts",
   "test/platform/route-matrix.test.ts",
+  "test/platform/bundle-size.test.ts",
 ];
 
 export default defineConfig({
@@ -29,7 +30,7 @@ export default defineConfig({
           name: "default",
           include: ["test/**/*.test.ts", "functions/**/*.test.ts"],
           // Other languages' clients need the machine's packages: `npm run test:clients`.
-          exclude: ["test/isolated/**", "test/clients/**", "**/node_modules/**"],
+          exclude: ["test/isolated/**", "test/clients/**", "test/platform/bundle-size.test.ts", "**/node_modules/**"],
           globalSetup: ["test/support/global-setup.ts"],
         },
       },

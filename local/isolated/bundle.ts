@@ -5,7 +5,7 @@
  * build` writes them under `.build/`; isolated mode (`local/isolated/`) runs these same files, and
  * the size test compares each with a bare Hono + DynamoDB handler built in the same call.
  */
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { gzipSync } from "node:zlib";
 import * as esbuild from "esbuild";
@@ -125,6 +125,9 @@ export interface BuildResult {
   gitAlone: BuiltFunction;
 }
 
+/** What `buildFunctions` writes beside the bundles: its functions, baselines and sizes (`readBuild`). */
+const BUILD_MANIFEST = "build.json";
+
 /** Bundles every function (or those named) and the two baselines into `outDir/<name>/index.mjs`. */
 export async function buildFunctions(opts: { outDir?: string; only?: string[] } = {}): Promise<BuildResult> {
   const outDir = opts.outDir ?? BUILD_DIR;
@@ -165,11 +168,21 @@ export async function buildFunctions(opts: { outDir?: string; only?: string[] } 
     if (!b) throw new Error(`esbuild produced no bundle for ${name}`);
     return b;
   };
-  return {
+  const build: BuildResult = {
     functions: specs.map((f) => ({ ...take(f.name), module: f.module, kind: f.kind })),
     bare: take(BARE),
     gitAlone: take(GIT_ALONE),
   };
+  writeFileSync(join(outDir, BUILD_MANIFEST), JSON.stringify(build));
+  return build;
+}
+
+/**
+ * The result of the build that filled `outDir`, read back: a test run builds once (the isolated
+ * project's setup) and its size checks read the same bundles the isolated functions run.
+ */
+export function readBuild(outDir: string): BuildResult {
+  return JSON.parse(readFileSync(join(outDir, BUILD_MANIFEST), "utf8")) as BuildResult;
 }
 
 /** Bundles one more entry (a test's probe function) with the same options, into `outDir/<name>/index.mjs`. */

@@ -4,20 +4,12 @@
  * isomorphic-git bundled alone, for functions that read or write repositories). Sizes are bytes, so
  * this is deterministic; cold-start times are in `npm run bench`.
  */
-import { describe, it, expect, beforeAll, afterAll } from "vitest";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { describe, it, expect, inject } from "vitest";
 import { BUDGET_RATIO } from "../../local/isolated/budget.js";
-import { buildFunctions, functionSpecs, kib, sizeBudget, type BuildResult } from "../../local/isolated/bundle.js";
+import { functionSpecs, kib, readBuild, sizeBudget } from "../../local/isolated/bundle.js";
 
-const outDir = mkdtempSync(join(tmpdir(), "forgeline-bundles-"));
-let build: BuildResult;
-
-beforeAll(async () => {
-  build = await buildFunctions({ outDir });
-}, 900_000);
-afterAll(() => rmSync(outDir, { recursive: true, force: true }));
+// The bundles the isolated project's setup built, and that its functions run: what ships is what is measured.
+const build = readBuild(inject("isolatedBuildDir")!);
 
 describe("Lambda bundles", () => {
   it("exist for every function of the route table and of workers", () => {
