@@ -2,7 +2,7 @@
  * Sends queue bodies to the ingest queue, batching by group commit: one SQS call in flight per
  * instance; bodies that arrive meanwhile wait for it and leave together in one `SendMessageBatch`
  * (≤ 10 entries, ≤ 256 KiB, SQS's limits). Under load batches fill up (≈ 8 bodies per call at 16
- * concurrent requests locally), and the SDK's per-call cost (≈ 1 ms of CPU with the local stand-in,
+ * concurrent requests locally), and the SDK's per-call cost (≈ 0.6 ms of CPU with the local stand-in,
  * whatever the batch size) is shared; a lone body (one request per Lambda instance) never waits on
  * a timer. A call gives up within about 10 s (the client's request timeout, `aws-sqs.ts`) so a stuck
  * connection cannot hold requests forever. `enqueue` resolves only when SQS accepted
