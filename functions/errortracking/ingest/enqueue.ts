@@ -2,9 +2,10 @@
  * Sends queue bodies to the ingest queue, batching by group commit: one SQS call in flight per
  * instance; bodies that arrive meanwhile wait for it and leave together in one `SendMessageBatch`
  * (≤ 10 entries, ≤ 256 KiB, SQS's limits). Under load batches fill up (≈ 8 bodies per call at 16
- * concurrent requests locally), and the SDK's per-call cost (≈ 1 ms of CPU with the local stand-in,
+ * concurrent requests locally), and the SDK's per-call cost (≈ 0.6 ms of CPU with the local stand-in,
  * whatever the batch size) is shared; a lone body (one request per Lambda instance) never waits on
- * a timer. Each call is abandoned after 10 s so a stuck connection cannot hold requests forever. `enqueue` resolves only when SQS accepted
+ * a timer. A call gives up within about 10 s (the client's request timeout, `aws-sqs.ts`) so a stuck
+ * connection cannot hold requests forever. `enqueue` resolves only when SQS accepted
  * every one of its bodies, so the collector answers 200 only for data that is safely queued;
  * entries SQS failed on its side are retried twice, then the caller gets `Unavailable` (503).
  */
@@ -25,7 +26,6 @@ const MAX_BATCH_BYTES = 256 * 1024;
 const MAX_ATTEMPTS = 3;
 /** More calls in flight mean smaller batches and more CPU per body (measured: 8 vs 4 bodies a call). */
 const MAX_IN_FLIGHT = Number(process.env.FORGELINE_INGEST_SQS_IN_FLIGHT ?? 1) || 1;
-const CALL_TIMEOUT_MS = 10_000;
 
 let waiting: Pending[] = [];
 let scheduled = false;
@@ -83,14 +83,11 @@ async function send(batch: Pending[]): Promise<void> {
   }
   try {
     if (batch.length === 1) {
-      await sqsClient().send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: batch[0]!.body }), { abortSignal: AbortSignal.timeout(CALL_TIMEOUT_MS) });
+      await sqsClient().send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: batch[0]!.body }));
       batch[0]!.done();
       return;
     }
-    const out = await sqsClient().send(
-      new SendMessageBatchCommand({ QueueUrl: queueUrl, Entries: batch.map((p, i) => ({ Id: String(i), MessageBody: p.body })) }),
-      { abortSignal: AbortSignal.timeout(CALL_TIMEOUT_MS) },
-    );
+    const out = await sqsClient().send(new SendMessageBatchCommand({ QueueUrl: queueUrl, Entries: batch.map((p, i) => ({ Id: String(i), MessageBody: p.body })) }));
     const seen = new Set<string>();
     for (const ok of out.Successful ?? []) {
       seen.add(ok.Id!);
