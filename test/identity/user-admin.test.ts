@@ -216,3 +216,18 @@ describe("impersonation tokens", () => {
     expect((await api("POST", base, { token: u.token, body: { name: "x", scopes: ["api"] } })).status).toBe(403);
   });
 });
+
+describe("token descriptions", () => {
+  it("keeps the description given at creation, for impersonation and personal access tokens alike", async () => {
+    const u = await newUser();
+    const kinds = ["impersonation_tokens", "personal_access_tokens"] as const;
+    for (const kind of kinds) {
+      const created = await api("POST", `/api/v4/users/${u.id}/${kind}`, { token: adminToken(), body: { name: `t-${kind}`, scopes: ["api"], description: `for ${kind}` } });
+      expect(created).toMatchObject({ status: 201, body: { description: `for ${kind}` } });
+      const shown = kind === "impersonation_tokens" ? `/api/v4/users/${u.id}/impersonation_tokens/${created.body.id}` : `/api/v4/personal_access_tokens/${created.body.id}`;
+      expect((await api("GET", shown, { token: adminToken() })).body.description).toBe(`for ${kind}`);
+    }
+    const plain = await api("POST", `/api/v4/users/${u.id}/impersonation_tokens`, { token: adminToken(), body: { name: "plain", scopes: ["api"] } });
+    expect(plain.body.description).toBeNull();
+  });
+});

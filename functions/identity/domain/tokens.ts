@@ -25,6 +25,8 @@ export interface TokenRecord {
   lastUsedAt?: string | null;
   /** An impersonation token (issued by an administrator, listed apart from the user's own tokens). */
   impersonation?: boolean;
+  /** What the token is for, as its creator wrote it (GitLab 16.x+). */
+  description?: string | null;
 }
 
 export const hashToken = (token: string) => createHash("sha256").update(token, "utf8").digest("hex");
@@ -47,6 +49,7 @@ export async function issueToken(input: {
   /** A caller-chosen secret (bootstrap only); otherwise one is generated. */
   plain?: string;
   impersonation?: boolean;
+  description?: string;
 }): Promise<{ record: TokenRecord; token: string }> {
   const token = input.plain ?? generateToken();
   const id = await nextId("tokens");
@@ -60,6 +63,7 @@ export async function issueToken(input: {
     createdAt: new Date().toISOString(),
     hash: hashToken(token),
     ...(input.impersonation ? { impersonation: true } : {}),
+    ...(input.description ? { description: input.description } : {}),
   };
   await putItem(
     { ...tokenKey(record.hash), ...tokensOfUserIndex(input.userId, id), ...allTokensIndex(id), type: "token", nameLower: record.name.toLowerCase(), ...record },
@@ -155,7 +159,7 @@ export function tokenView(record: TokenRecord, plain?: string) {
     name: record.name,
     revoked: record.revoked,
     created_at: record.createdAt,
-    description: null,
+    description: record.description ?? null,
     scopes: record.scopes,
     user_id: record.userId,
     last_used_at: record.lastUsedAt ?? null,

@@ -40,6 +40,7 @@ export const endpoint = defineEndpoint(
       name: body.name,
       scopes: body.scopes,
       expiresAt: body.expires_at ?? null,
+      description: body.description,
     });
     return tokenView(record, token);
   },

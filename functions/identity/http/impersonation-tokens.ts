@@ -44,11 +44,19 @@ export const create = defineEndpoint(
       name: z.string().check(z.minLength(1), z.maxLength(255)),
       scopes: z.union([z.array(z.enum(SCOPES)).check(z.minLength(1)), z.pipe(z.enum(SCOPES), z.transform((s) => [s]))]),
       expires_at: z.optional(z.iso.date()),
+      description: z.optional(z.string().check(z.maxLength(255))),
     }),
   },
   async ({ params, body }) => {
     const user = await userOr404(params.user_id);
-    const { record, token } = await issueToken({ userId: user.id, name: body.name, scopes: body.scopes, expiresAt: body.expires_at ?? null, impersonation: true });
+    const { record, token } = await issueToken({
+      userId: user.id,
+      name: body.name,
+      scopes: body.scopes,
+      expiresAt: body.expires_at ?? null,
+      impersonation: true,
+      description: body.description,
+    });
     return tokenView(record, token);
   },
 );
