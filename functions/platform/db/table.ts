@@ -124,6 +124,17 @@ export async function nextIds(sequence: string, count: number): Promise<number[]
   return Array.from({ length: count }, (_, i) => last - count + 1 + i);
 }
 
+/**
+ * A running count kept beside the items it counts (`COUNT#<name>`), so a list can send `X-Total`
+ * without reading them. Undefined on data written before the counter existed.
+ */
+export async function readCount(name: string): Promise<number | undefined> {
+  return (await getItem<{ value: number }>(`COUNT#${name}`, "COUNT", false))?.value;
+}
+export async function addToCount(name: string, delta: number): Promise<void> {
+  await updateItem({ pk: `COUNT#${name}`, sk: "COUNT", update: "ADD #v :d", names: { "#v": "value" }, values: { ":d": delta } });
+}
+
 export interface QueryPage<T> {
   items: T[];
   hasMore: boolean;
@@ -205,6 +216,37 @@ export async function queryWhile<T = Item>(input: KeyRange, keep: (item: T) => b
     }
   }
   return items;
+}
+
+/**
+ * How many items a key range holds, counted by DynamoDB (`Select: COUNT`, nothing returned), or
+ * undefined once it passes `max`: GitLab omits totals above 10,000 and so does this count.
+ */
+export async function countRange(input: Omit<KeyRange, "projection">, max: number): Promise<number | undefined> {
+  const pkName = input.index ? `${input.index}pk` : "pk";
+  const skName = input.index ? `${input.index}sk` : "sk";
+  const sk = skCondition(input);
+  let count = 0;
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const out = await dynamo().send(
+      new QueryCommand({
+        TableName: resources.mainTable(),
+        IndexName: input.index,
+        KeyConditionExpression: sk ? `#pk = :pk AND ${sk.expression}` : "#pk = :pk",
+        FilterExpression: input.filter?.expression,
+        ExpressionAttributeNames: { "#pk": pkName, ...(sk ? { "#sk": skName } : {}), ...input.filter?.names },
+        ExpressionAttributeValues: { ":pk": input.pk, ...sk?.values, ...input.filter?.values },
+        Select: "COUNT",
+        Limit: max + 1 - count,
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    count += out.Count ?? 0;
+    if (count > max) return undefined;
+    startKey = out.LastEvaluatedKey;
+  } while (startKey);
+  return count;
 }
 
 /** Every item of a key range (for bounded sets such as a project's members or a batch of moves). */
