@@ -12,6 +12,7 @@ export const hostingRoutes: RouteSpec[] = [
   r("DELETE", "/api/v4/projects/:id", "delete-project"),
   r("POST", "/api/v4/projects/:id/archive", "archive-project"),
   r("POST", "/api/v4/projects/:id/unarchive", "unarchive-project"),
+  r("GET", "/api/v4/projects/:id/storage", "get-project-storage"),
   r("GET", "/api/v4/projects/:id/members", "list-project-members"),
   r("POST", "/api/v4/projects/:id/members", "add-project-member"),
   r("DELETE", "/api/v4/projects/:id/members/:user_id", "remove-project-member"),

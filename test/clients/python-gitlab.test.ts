@@ -38,7 +38,7 @@ describe("python-gitlab", () => {
     expect(seen.same_storage).toEqual({ status: 400, message: expect.stringMatching(/destination.*source|same/i) });
   });
 
-  it("lists archived projects, walks totals and keyset pages, and revokes a token by id", async () => {
+  it("lists archived projects, walks totals (projects, groups, members) and keyset pages, walks a tree recursively, and revokes a token by id", async () => {
     const { stdout } = await promisify(execFile)(DEBIAN_PYTHON, [join(import.meta.dirname, "lists_and_tokens.py")], {
       env: { ...process.env, GITLAB_URL: instance.runtime.baseUrl, GITLAB_TOKEN: instance.runtime.bootstrap.token! },
     });
@@ -52,6 +52,11 @@ describe("python-gitlab", () => {
     expect(seen.warnings).toEqual([]);
     expect(seen.keyset).toHaveLength(seen.walked);
     expect(seen.keyset).toEqual([...seen.keyset].sort((a: number, b: number) => a - b));
+    expect(seen.group_total).toBe(seen.group_walked);
+    expect(seen.group_walked).toBeGreaterThanOrEqual(2);
+    expect(seen.member_total).toBe(1);
+    expect(seen.group_warnings).toEqual([]);
+    expect(seen.tree).toEqual(["docs", "docs/guide", "docs/guide/intro.md"]);
     expect(seen.tokens_before).toContain(seen.token_id);
     expect(seen.tokens_after).toContainEqual([seen.token_id, true]);
   });

@@ -1,7 +1,7 @@
 /**
  * `GET /projects` as GitLab serves it: filters (`archived`, `owned`, `search`, `visibility`,
  * `simple`), orders and directions with their defaults and errors, `X-Total` on the administrator's
- * list, keyset pagination by id, and archiving (an archived project refuses pushes).
+ * list (and on group and member lists), keyset pagination by id, and archiving (an archived project refuses pushes).
  */
 import { describe, it, expect, beforeAll, afterAll } from "vitest";
 import { api, adminToken, newUser, requestAt, unique, type ApiResponse } from "../support/api.js";
@@ -165,5 +165,42 @@ describe("totals on a private instance", () => {
     const walked = await client.Projects.all({ pagination: "keyset", orderBy: "id", sort: "asc", perPage: 3 });
     expect(walked.map((p) => p.id)).toEqual([...walked.map((p) => p.id)].sort((a, b) => a - b));
     expect(walked).toHaveLength(4);
+  });
+
+  it("sends X-Total on group lists (the administrator's from a counter kept through deletions, a user's when it is known) and on member lists", async () => {
+    const at = (method: string, path: string, opts: { token?: string; body?: unknown } = {}) => requestAt(rt.runtime.baseUrl, method, path, { token, ...opts });
+    const groups: number[] = [];
+    for (const visibility of ["public", "internal", "private", "private"]) {
+      const res = await at("POST", "/api/v4/groups", { body: { name: `totals ${visibility} ${groups.length}`, path: `totals-${groups.length}`, visibility } });
+      expect(res.status, res.text).toBe(201);
+      groups.push(res.body.id);
+    }
+    const first = await at("GET", "/api/v4/groups?per_page=3");
+    expect([first.headers.get("x-total"), first.headers.get("x-total-pages")]).toEqual(["4", "2"]);
+    expect(first.headers.get("link")).toMatch(/<[^>]*[?&]page=2\b[^>]*>; rel="last"/);
+    expect((await at("DELETE", `/api/v4/groups/${groups.pop()}`)).status).toBe(202);
+    expect((await at("GET", "/api/v4/groups?per_page=3&page=2")).headers.get("x-total")).toBe("3");
+
+    // A user's list: the public and internal groups plus its own; all of them fit in what was read.
+    const user = await at("POST", "/api/v4/users", { body: { username: "totals_user", name: "Totals", email: "totals@example.com" } });
+    const userToken = (await at("POST", `/api/v4/users/${user.body.id}/personal_access_tokens`, { body: { name: "t", scopes: ["api"] } })).body.token;
+    const seen = await at("GET", "/api/v4/groups?per_page=1", { token: userToken });
+    expect(seen.headers.get("x-total")).toBe("2");
+    expect((await at("POST", `/api/v4/groups/${groups[2]}/members`, { body: { user_id: user.body.id, access_level: 30 } })).status).toBe(201);
+    expect((await at("GET", "/api/v4/groups", { token: userToken })).headers.get("x-total")).toBe("3");
+
+    // Members: the owner and the added user; counted on a page with more after it, told by the last page.
+    const members = await at("GET", `/api/v4/groups/${groups[2]}/members?per_page=1`);
+    expect([members.headers.get("x-total"), members.headers.get("x-total-pages")]).toEqual(["2", "2"]);
+    expect((await at("GET", `/api/v4/groups/${groups[2]}/members?per_page=1&page=2`)).headers.get("x-total")).toBe("2");
+    const project = await at("POST", "/api/v4/projects", { body: { name: "totals-members" } });
+    expect((await at("GET", `/api/v4/projects/${project.body.id}/members`)).headers.get("x-total")).toBe("1");
+    expect((await at("DELETE", `/api/v4/projects/${project.body.id}`)).status).toBe(202);
+
+    const client = new Gitlab({ host: rt.runtime.baseUrl, token });
+    const page = await client.Groups.all({ perPage: 2, maxPages: 1, showExpanded: true });
+    expect(page.paginationInfo).toMatchObject({ total: 3, totalPages: 2, current: 1, next: 2, perPage: 2 });
+    const memberPage = await client.GroupMembers.all(groups[2]!, { perPage: 1, maxPages: 1, showExpanded: true });
+    expect(memberPage.paginationInfo).toMatchObject({ total: 2, totalPages: 2 });
   });
 });

@@ -1,11 +1,13 @@
 /**
  * `repository_storage` on project create (an administrator places the repository on that storage)
- * and update (it schedules a repository storage move there, as GitLab does).
+ * and update (it schedules a repository storage move there, as GitLab does); `GET /projects/:id/storage`,
+ * the administrator's view of where a repository lives.
  */
 import { describe, it, expect, beforeAll } from "vitest";
 import { existsSync } from "node:fs";
 import { api, adminToken, baseUrl, newUser, unique } from "../support/api.js";
 import { fsck, repoPaths } from "../support/git.js";
+import { hashedRelativePath } from "../../functions/hosting/domain/git/storage.js";
 import { waitForMove } from "../moves/support.js";
 
 describe("repository_storage on projects", () => {
@@ -53,5 +55,27 @@ describe("repository_storage on projects", () => {
     expect((await api("PUT", `/api/v4/projects/${own.body.id}`, { token: user.token, body: { repository_storage: "cluster" } })).status).toBe(200);
     expect((await api("GET", `/api/v4/projects/${own.body.id}/repository_storage_moves`, { token: adminToken() })).body).toHaveLength(0);
     expect((await api("GET", `/api/v4/projects/${id}/repository_storage_moves`, { token: adminToken() })).body).toHaveLength(1);
+  });
+});
+
+describe("GET /projects/:id/storage", () => {
+  it("tells an administrator the storage and hashed disk path, refuses others, and follows a move", async () => {
+    const user = await newUser();
+    const own = await api("POST", "/api/v4/projects", { token: user.token, body: { name: unique("where"), initialize_with_readme: true } });
+    const id = own.body.id as number;
+    const placed = (await api("GET", `/api/v4/projects/${id}`, { token: adminToken() })).body.repository_storage;
+    const seen = await api("GET", `/api/v4/projects/${id}/storage`, { token: adminToken() });
+    expect(seen).toMatchObject({ status: 200, body: { project_id: id, repository_storage: placed, created_at: own.body.created_at } });
+    expect(seen.body.disk_path).toBe(hashedRelativePath("project", id).replace(/\.git$/, ""));
+    // By path too; the owner is not an administrator (GitLab: 403), and an unknown project is a 404.
+    expect((await api("GET", `/api/v4/projects/${encodeURIComponent(own.body.path_with_namespace)}/storage`, { token: adminToken() })).body.project_id).toBe(id);
+    expect(await api("GET", `/api/v4/projects/${id}/storage`, { token: user.token })).toMatchObject({ status: 403, body: { message: "403 Forbidden" } });
+    expect(await api("GET", "/api/v4/projects/999999999/storage", { token: adminToken() })).toMatchObject({ status: 404, body: { message: "404 Project Not Found" } });
+
+    const to = placed === "secondary" ? "cluster" : "secondary";
+    expect((await api("PUT", `/api/v4/projects/${id}`, { token: adminToken(), body: { repository_storage: to } })).status).toBe(200);
+    const moves = await api("GET", `/api/v4/projects/${id}/repository_storage_moves`, { token: adminToken() });
+    expect((await waitForMove({ baseUrl: baseUrl(), token: adminToken() }, "project", moves.body[0].id)).state).toBe("finished");
+    expect((await api("GET", `/api/v4/projects/${id}/storage`, { token: adminToken() })).body.repository_storage).toBe(to);
   });
 });

@@ -4,13 +4,17 @@
  */
 import { queryAll, queryPage, GSI1 } from "../../platform/db/table.js";
 import type { Principal } from "../../identity/domain/auth.js";
-import { findGroup, type Group } from "./groups.js";
+import { findGroup, groupCount, type Group } from "./groups.js";
 import { activeLevel, type MemberRecord, type Visibility } from "./access.js";
 
-export async function listGroups(principal: Principal | undefined, offset: number, limit: number): Promise<{ groups: Group[]; hasMore: boolean }> {
+/**
+ * A page of groups and, where it comes without counting, their total: the administrator's from the
+ * group counter; anyone else's when the public/internal groups all fit in what was read anyway.
+ */
+export async function listGroups(principal: Principal | undefined, offset: number, limit: number): Promise<{ groups: Group[]; hasMore: boolean; total?: number }> {
   if (principal?.user.admin) {
-    const page = await queryPage<Group>({ index: GSI1, pk: "GROUPS", offset, limit, ascending: true });
-    return { groups: page.items, hasMore: page.hasMore };
+    const [page, total] = await Promise.all([queryPage<Group>({ index: GSI1, pk: "GROUPS", offset, limit, ascending: true }), groupCount()]);
+    return { groups: page.items, hasMore: page.hasMore, total };
   }
   const want = offset + limit + 1;
   const ids = new Set<number>();
@@ -19,7 +23,7 @@ export async function listGroups(principal: Principal | undefined, offset: numbe
   open.items.filter((m) => principal || m.visibility === "public").forEach((m) => ids.add(Number(m.sk)));
   const ordered = [...ids].sort((a, b) => a - b);
   const groups = (await Promise.all(ordered.slice(offset, offset + limit).map(findGroup))).filter((g): g is Group => !!g);
-  return { groups, hasMore: ordered.length > offset + limit };
+  return { groups, hasMore: ordered.length > offset + limit, total: open.hasMore ? undefined : ordered.length };
 }
 
 /** Whether a group still holds projects or subgroups (checked before deletion). */

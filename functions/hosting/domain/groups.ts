@@ -1,5 +1,5 @@
 /** Groups (namespaces that hold projects and own a wiki repository). */
-import { getItem, isConditionFailure, nextId, transact, deleteItem, queryAll, type TransactItem } from "../../platform/db/table.js";
+import { addToCount, getItem, isConditionFailure, nextId, readCount, transact, deleteItem, queryAll, type TransactItem } from "../../platform/db/table.js";
 import { validationError, badRequest, notFound } from "../../platform/http/errors.js";
 import type { Principal } from "../../identity/domain/auth.js";
 import { AccessLevel, canSee, groupChainLevel, type Visibility } from "./access.js";
@@ -92,6 +92,7 @@ export async function createGroup(
     if (isConditionFailure(err)) throw validationError({ path: ["has already been taken"] });
     throw err;
   }
+  await addToCount("groups", 1);
   return group;
 }
 
@@ -131,7 +132,11 @@ export async function deleteGroup(group: Group, hasChildren: boolean, removeWiki
     { Delete: { Key: visibleMarkerKey("group", group.id) } },
     ...(group.parentId ? [{ Delete: { Key: groupChildKey(group.parentId, "group", group.id) } }] : []),
   ]);
+  await addToCount("groups", -1);
 }
+
+/** The number of groups (the administrator's `X-Total`), kept as projects keep theirs. */
+export const groupCount = () => readCount("groups");
 
 export function groupView(group: Group, baseUrl: string) {
   return {

@@ -1,5 +1,5 @@
 /** Project and group membership with GitLab's access levels (10 Guest … 50 Owner). */
-import { getItem, putItem, deleteItem, queryPage } from "../../platform/db/table.js";
+import { countRange, getItem, putItem, deleteItem, queryPage } from "../../platform/db/table.js";
 import { conflict, forbidden, notFound } from "../../platform/http/errors.js";
 import { findUser, basicUser } from "../../identity/domain/users.js";
 import { AccessLevel, type MemberRecord } from "./access.js";
@@ -37,12 +37,19 @@ export async function removeMember(kind: MemberKind, containerId: number, userId
   await deleteItem(key.pk, key.sk);
 }
 
+const MAX_COUNTED_MEMBERS = 10_000;
+
 export async function listMembers(kind: MemberKind, containerId: number, offset: number, limit: number) {
-  const page = await queryPage<MemberRecord>({ pk: `${kind.toUpperCase()}#${containerId}`, skPrefix: "MEMBER#", ascending: true, offset, limit });
+  const range = { pk: `${kind.toUpperCase()}#${containerId}`, skPrefix: "MEMBER#" };
+  const page = await queryPage<MemberRecord>({ ...range, ascending: true, offset, limit });
   const users = await Promise.all(page.items.map((m) => findUser(m.userId)));
+  // The total: the page itself tells it on the last page; otherwise DynamoDB counts the container's
+  // member range (one partition, nothing returned), omitted above GitLab's 10,000.
+  const total = page.hasMore ? await countRange(range, MAX_COUNTED_MEMBERS) : offset + page.items.length;
   return {
     members: page.items.flatMap((m, i) => (users[i] ? [{ user: users[i]!, record: m }] : [])),
     hasMore: page.hasMore,
+    total,
   };
 }
 

@@ -1,5 +1,5 @@
 /** Projects: a namespace entry that owns one repository on a named storage. */
-import { getItem, isConditionFailure, nextId, transact, updateItem, type TransactItem } from "../../platform/db/table.js";
+import { addToCount, getItem, isConditionFailure, nextId, readCount, transact, type TransactItem } from "../../platform/db/table.js";
 import { badRequest, notFound, validationError } from "../../platform/http/errors.js";
 import type { Principal } from "../../identity/domain/auth.js";
 import { pickStorage } from "../../identity/domain/settings.js";
@@ -200,13 +200,10 @@ export async function deleteProject(project: Project): Promise<void> {
 /**
  * The number of projects, kept as a counter beside them so the admin list can send `X-Total`
  * without counting. Not part of the create/delete transaction: one hot item in every transaction
- * would make concurrent creations conflict. Undefined on data written before the counter existed.
+ * would make concurrent creations conflict.
  */
-const PROJECT_COUNT = { pk: "COUNT#projects", sk: "COUNT" } as const;
-export async function projectCount(): Promise<number | undefined> {
-  return (await getItem<{ value: number }>(PROJECT_COUNT.pk, PROJECT_COUNT.sk, false))?.value;
-}
-const countProjectsBy = (delta: number) => updateItem({ ...PROJECT_COUNT, update: "ADD #v :d", names: { "#v": "value" }, values: { ":d": delta } });
+export const projectCount = () => readCount("projects");
+const countProjectsBy = (delta: number) => addToCount("projects", delta);
 
 export type { ProjectPage } from "./project-listing.js";
 

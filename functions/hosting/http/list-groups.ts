@@ -7,13 +7,13 @@ import { baseUrl } from "../../platform/http/urls.js";
 import { listGroups } from "../domain/group-listing.js";
 import { groupView } from "../domain/groups.js";
 
-/** Admins see every group; others their groups plus public/internal ones. */
+/** Admins see every group; others their groups plus public/internal ones. `X-Total` where it is known without counting. */
 export const endpoint = defineEndpoint(
   { summary: "List groups", access: "public", query: z.object({ ...pageQuery }) },
   async ({ c, principal, query }) => {
     const page = pageRequest(query);
-    const { groups, hasMore } = await listGroups(principal, page.offset, page.perPage);
-    setPageHeaders(c, page, hasMore);
+    const { groups, hasMore, total } = await listGroups(principal, page.offset, page.perPage);
+    setPageHeaders(c, page, hasMore, total);
     return groups.map((g) => groupView(g, baseUrl(c)));
   },
 );

@@ -29,8 +29,8 @@ async function container(kind: MemberKind, principal: Principal | undefined, id:
 export async function list(kind: MemberKind, c: Context, principal: Principal, id: string, query: { page?: number; per_page?: number }) {
   const target = await container(kind, principal, id);
   const page = pageRequest(query);
-  const { members, hasMore } = await listMembers(kind, target.id, page.offset, page.perPage);
-  setPageHeaders(c, page, hasMore);
+  const { members, hasMore, total } = await listMembers(kind, target.id, page.offset, page.perPage);
+  setPageHeaders(c, page, hasMore, total);
   return members.map((m) => memberView(m, baseUrl(c)));
 }
 

@@ -124,6 +124,17 @@ export async function nextIds(sequence: string, count: number): Promise<number[]
   return Array.from({ length: count }, (_, i) => last - count + 1 + i);
 }
 
+/**
+ * A running count kept beside the items it counts (`COUNT#<name>`), so a list can send `X-Total`
+ * without reading them. Undefined on data written before the counter existed.
+ */
+export async function readCount(name: string): Promise<number | undefined> {
+  return (await getItem<{ value: number }>(`COUNT#${name}`, "COUNT", false))?.value;
+}
+export async function addToCount(name: string, delta: number): Promise<void> {
+  await updateItem({ pk: `COUNT#${name}`, sk: "COUNT", update: "ADD #v :d", names: { "#v": "value" }, values: { ":d": delta } });
+}
+
 export interface QueryPage<T> {
   items: T[];
   hasMore: boolean;
@@ -153,29 +164,30 @@ function skCondition(range: KeyRange): { expression: string; values: Record<stri
   return undefined;
 }
 
-/** Pages of one key range, in sort-key order; `pageSize` bounds each Query call. */
-async function* queryRange<T>(range: KeyRange, pageSize?: () => number): AsyncGenerator<T[]> {
+/** The Query of one key range, without its paging (`Limit`, `ExclusiveStartKey`). */
+function rangeQuery(range: KeyRange) {
   const pkName = range.index ? `${range.index}pk` : "pk";
   const skName = range.index ? `${range.index}sk` : "sk";
   const projected = Object.fromEntries((range.projection ?? []).map((name, i) => [`#p${i}`, name]));
   const sk = skCondition(range);
+  return {
+    TableName: resources.mainTable(),
+    IndexName: range.index,
+    KeyConditionExpression: sk ? `#pk = :pk AND ${sk.expression}` : "#pk = :pk",
+    FilterExpression: range.filter?.expression,
+    ProjectionExpression: range.projection ? Object.keys(projected).join(", ") : undefined,
+    ConsistentRead: range.consistent,
+    ExpressionAttributeNames: { "#pk": pkName, ...(sk ? { "#sk": skName } : {}), ...range.filter?.names, ...projected },
+    ExpressionAttributeValues: { ":pk": range.pk, ...sk?.values, ...range.filter?.values },
+    ScanIndexForward: range.ascending ?? false,
+  };
+}
+
+/** Pages of one key range, in sort-key order; `pageSize` bounds each Query call. */
+async function* queryRange<T>(range: KeyRange, pageSize?: () => number): AsyncGenerator<T[]> {
   let startKey: Record<string, unknown> | undefined;
   do {
-    const out = await dynamo().send(
-      new QueryCommand({
-        TableName: resources.mainTable(),
-        IndexName: range.index,
-        KeyConditionExpression: sk ? `#pk = :pk AND ${sk.expression}` : "#pk = :pk",
-        FilterExpression: range.filter?.expression,
-        ProjectionExpression: range.projection ? Object.keys(projected).join(", ") : undefined,
-        ConsistentRead: range.consistent,
-        ExpressionAttributeNames: { "#pk": pkName, ...(sk ? { "#sk": skName } : {}), ...range.filter?.names, ...projected },
-        ExpressionAttributeValues: { ":pk": range.pk, ...sk?.values, ...range.filter?.values },
-        ScanIndexForward: range.ascending ?? false,
-        Limit: pageSize?.(),
-        ExclusiveStartKey: startKey,
-      }),
-    );
+    const out = await dynamo().send(new QueryCommand({ ...rangeQuery(range), Limit: pageSize?.(), ExclusiveStartKey: startKey }));
     yield (out.Items ?? []) as T[];
     startKey = out.LastEvaluatedKey;
   } while (startKey);
@@ -205,6 +217,22 @@ export async function queryWhile<T = Item>(input: KeyRange, keep: (item: T) => b
     }
   }
   return items;
+}
+
+/**
+ * How many items a key range holds, counted by DynamoDB (`Select: COUNT`, nothing returned), or
+ * undefined once it passes `max`: GitLab omits totals above 10,000 and so does this count.
+ */
+export async function countRange(input: Omit<KeyRange, "projection">, max: number): Promise<number | undefined> {
+  let count = 0;
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const out = await dynamo().send(new QueryCommand({ ...rangeQuery(input), Select: "COUNT", Limit: max + 1 - count, ExclusiveStartKey: startKey }));
+    count += out.Count ?? 0;
+    if (count > max) return undefined;
+    startKey = out.LastEvaluatedKey;
+  } while (startKey);
+  return count;
 }
 
 /** Every item of a key range (for bounded sets such as a project's members or a batch of moves). */

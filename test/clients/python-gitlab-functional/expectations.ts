@@ -69,7 +69,6 @@ export const NOT_YET_PASSING: Record<string, string> = {
   "api/test_projects.py::test_project_remote_mirrors": "out of scope: remote mirrors",
   "api/test_projects.py::test_project_services": "out of scope: integrations (services)",
   "api/test_projects.py::test_project_stars": "out of scope: stars",
-  "api/test_projects.py::test_project_storage": `${NOT_YET} \`GET /projects/:id/storage\``,
   "api/test_projects.py::test_project_tags": `${NOT_YET} tags (and the repository files API its fixture uses)`,
   "api/test_projects.py::test_project_triggers": "out of scope: pipeline triggers",
   "api/test_projects.py::test_project_wiki": `${NOT_YET} project wikis`,
