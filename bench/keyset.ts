@@ -8,8 +8,7 @@
  * list never opens one), and deleted again afterwards so the benchmarks after this one (storage
  * moves) see only their own data.
  */
-import { QueryCommand } from "@aws-sdk/lib-dynamodb";
-import { dynamo } from "../functions/platform/aws.js";
+import { docQuery } from "../functions/platform/db/document.js";
 import { resources } from "../functions/platform/resources.js";
 import { getItem, nextIds, writeBatch, GSI1, type Item } from "../functions/platform/db/table.js";
 import { allProjectsIndex, containerKey } from "../functions/hosting/domain/keys.js";
@@ -67,17 +66,15 @@ export async function run(ctx: Ctx) {
       return { next: /<([^>]+)>; rel="next"/.exec(res.headers.get("link") ?? "")?.[1], count: body.length };
     });
     const raw = await timedWalk<Record<string, unknown> | "start">("start", async (cursor) => {
-      const out = await dynamo().send(
-        new QueryCommand({
-          TableName: resources.mainTable(),
-          IndexName: GSI1,
-          KeyConditionExpression: "gsi1pk = :pk",
-          ExpressionAttributeValues: { ":pk": "PROJECTS" },
-          ScanIndexForward: true,
-          Limit: PER_PAGE,
-          ExclusiveStartKey: cursor === "start" ? undefined : cursor,
-        }),
-      );
+      const out = await docQuery({
+        TableName: resources.mainTable(),
+        IndexName: GSI1,
+        KeyConditionExpression: "gsi1pk = :pk",
+        ExpressionAttributeValues: { ":pk": "PROJECTS" },
+        ScanIndexForward: true,
+        Limit: PER_PAGE,
+        ExclusiveStartKey: cursor === "start" ? undefined : cursor,
+      });
       return { next: out.LastEvaluatedKey, count: out.Items?.length ?? 0 };
     });
     if (keyset.count < PROJECTS) throw new Error(`the keyset walk saw ${keyset.count} projects, fewer than the ${PROJECTS} seeded`);

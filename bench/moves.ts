@@ -29,9 +29,8 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
+import { docTransactWrite } from "../functions/platform/db/document.js";
 import { ListExecutionsCommand } from "@aws-sdk/client-sfn";
-import { dynamo } from "../functions/platform/aws.js";
 import { sfnClient } from "../functions/platform/aws-sfn.js";
 import { resources } from "../functions/platform/resources.js";
 import { getItems, writeBatch } from "../functions/platform/db/table.js";
@@ -202,7 +201,7 @@ async function rawTransactions(n: number): Promise<number> {
       );
       keys.push(a, b);
     }
-    await dynamo().send(new TransactWriteCommand({ TransactItems: items }));
+    await docTransactWrite({ TransactItems: items });
   }
   const seconds = (performance.now() - t0) / 1000;
   await writeBatch(keys.map((key) => ({ delete: key })));

@@ -2,7 +2,7 @@
  * The local HTTP server: the route table mounted on one Hono app (the same endpoints each Lambda
  * serves on AWS), plus the function-URL workers (ingestion) on the same port.
  */
-import type { Hono } from "hono";
+import { Hono } from "hono";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { createApp } from "../functions/platform/http/app.js";
@@ -19,7 +19,7 @@ export async function loadModule<T>(module: string): Promise<T> {
 }
 
 export async function buildLocalApp(): Promise<Hono> {
-  const app = createApp();
+  const app = createApp(new Hono());
   if (process.env.FORGELINE_BENCH_ROUTES === "1") {
     // The benchmarks' baselines: the same server and middleware, no work. Not product routes. The
     // POST reads its body from the Node stream, as the collector does, so only ingest's work differs.

@@ -5,7 +5,6 @@
  * endpoint variable changes (a test that restarts the runtime in one process).
  */
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
-import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 
 /**
  * The SQS and Step Functions clients live in `aws-sqs.ts` and `aws-sfn.ts`: each Lambda bundle then
@@ -24,6 +23,5 @@ export function memo<T>(envVar: string, create: (endpoint: string | undefined) =
   };
 }
 
-export const dynamo = memo("AWS_ENDPOINT_URL_DYNAMODB", (endpoint) =>
-  DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint, maxAttempts: 5 }), { marshallOptions: { removeUndefinedValues: true } }),
-);
+/** Plain values go in and out through `db/document.ts`, which marshals them for this client. */
+export const dynamo = memo("AWS_ENDPOINT_URL_DYNAMODB", (endpoint) => new DynamoDBClient({ endpoint, maxAttempts: 5 }));

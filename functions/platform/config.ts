@@ -10,25 +10,55 @@ import { join, resolve } from "node:path";
 import * as z from "zod/mini";
 import "./zod-messages.js";
 
-const storageName = z.string().check(z.regex(/^[a-zA-Z0-9_.-]{1,64}$/, "storage names use letters, digits, _ . -"));
+/*
+ * Every function reads this configuration on its first request, so its schema is built from the zod
+ * pieces request schemas use anyway (objects, enums, unions, refinements): a record, a discriminated
+ * union, a URL format, defaults and `prettifyError` would add 8 KB to every Lambda bundle for a
+ * check whose answers read the same (the storage-name and URL rules below).
+ */
+const STORAGE_NAME = /^[a-zA-Z0-9_.-]{1,64}$/;
 
-const storageSchema = z.discriminatedUnion("kind", [
+const storageSchema = z.union([
   z.strictObject({ kind: z.literal("local"), path: z.string().check(z.minLength(1)) }),
   z.strictObject({ kind: z.literal("cluster"), replicas: z.array(z.string().check(z.minLength(1))).check(z.minLength(1)) }),
 ]);
 
+/** Named storages: an object whose every key is a storage name and every value a storage. */
+const storagesSchema = z.catchall(z.object({}), storageSchema).check(
+  z.refine((storages) => Object.keys(storages).every((name) => STORAGE_NAME.test(name)), "storage names use letters, digits, _ . -"),
+);
+
 export const instanceConfigSchema = z.strictObject({
   /** `hosted` (like GitLab.com) or `self-managed`. Integrated error tracking is offered only when hosted. */
-  offering: z._default(z.enum(["self-managed", "hosted"]), "self-managed"),
+  offering: z.optional(z.enum(["self-managed", "hosted"])),
   /** License tier. Group repository moves need `premium` or `ultimate` on a self-managed instance. */
-  tier: z._default(z.enum(["free", "premium", "ultimate"]), "free"),
+  tier: z.optional(z.enum(["free", "premium", "ultimate"])),
   /** Named storages. Each repository lives on exactly one of them. */
-  storages: z.record(storageName, storageSchema),
+  storages: storagesSchema,
   /** Public base URL used in `Link` headers, DSNs and web URLs when a request carries no usable Host. */
-  externalUrl: z.optional(z.string().check(z.url())),
+  externalUrl: z.optional(z.string().check(z.refine((url) => URL.canParse(url), "Invalid URL"))),
 });
 
-export type InstanceConfig = z.infer<typeof instanceConfigSchema>;
+type StorageConfig = z.infer<typeof storageSchema>;
+
+export interface InstanceConfig {
+  offering: "self-managed" | "hosted";
+  tier: "free" | "premium" | "ultimate";
+  storages: Record<string, StorageConfig>;
+  externalUrl?: string;
+}
+
+/** The configuration `raw` spells, with the defaults for what it leaves out; throws when it is invalid. */
+export function parseInstanceConfig(raw: unknown): InstanceConfig {
+  const parsed = instanceConfigSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((issue) => `${issue.path.length ? `${issue.path.join(".")}: ` : ""}${issue.message}`);
+    throw new Error(`Invalid instance configuration: ${issues.join("; ")}`);
+  }
+  const { offering = "self-managed", tier = "free", storages, externalUrl } = parsed.data;
+  return { offering, tier, storages: storages as Record<string, StorageConfig>, ...(externalUrl === undefined ? {} : { externalUrl }) };
+}
+
 export function dataDir(): string {
   return resolve(process.env.FORGELINE_DATA_DIR ?? ".data");
 }
@@ -52,20 +82,17 @@ export function instanceConfig(): InstanceConfig {
   if (file) raw = JSON.parse(readFileSync(file, "utf8"));
   else if (inline) raw = JSON.parse(inline);
   else return (cached = defaultConfig());
-  const parsed = instanceConfigSchema.safeParse(raw);
-  if (!parsed.success) {
-    throw new Error(`Invalid instance configuration: ${z.prettifyError(parsed.error)}`);
-  }
+  const parsed = parseInstanceConfig(raw);
   // Relative storage paths are relative to the data folder, so a config file can be moved with it.
   const storages = Object.fromEntries(
-    Object.entries(parsed.data.storages).map(([name, s]) => [
+    Object.entries(parsed.storages).map(([name, s]) => [
       name,
       s.kind === "local"
         ? { ...s, path: resolve(dataDir(), s.path) }
         : { ...s, replicas: s.replicas.map((p) => resolve(dataDir(), p)) },
     ]),
   );
-  return (cached = { ...parsed.data, storages });
+  return (cached = { ...parsed, storages });
 }
 
 /** For tests and the local runtime, which may change the environment before first use. */

@@ -3,8 +3,7 @@
  * the releases it was seen in.
  */
 import { gunzipSync } from "node:zlib";
-import { QueryCommand } from "@aws-sdk/lib-dynamodb";
-import { dynamo } from "../../platform/aws.js";
+import { docQuery } from "../../platform/db/document.js";
 import { resources } from "../../platform/resources.js";
 import { getItem, updateItem, isConditionFailure, GSI1 } from "../../platform/db/table.js";
 import type { ErrorIdentity } from "./event.js";
@@ -44,16 +43,14 @@ export async function getError(projectId: number, errorId: number): Promise<Erro
 
 /** The event that occurred last (the one the error's `last_seen` names; GOB's "newest event"). */
 export async function latestEvent(projectId: number, errorId: number): Promise<StoredEvent | undefined> {
-  const out = await dynamo().send(
-    new QueryCommand({
-      TableName: resources.mainTable(),
-      IndexName: GSI1,
-      KeyConditionExpression: "gsi1pk = :pk",
-      ExpressionAttributeValues: { ":pk": eventsOfErrorPk(projectId, errorId) },
-      ScanIndexForward: false,
-      Limit: 1,
-    }),
-  );
+  const out = await docQuery({
+    TableName: resources.mainTable(),
+    IndexName: GSI1,
+    KeyConditionExpression: "gsi1pk = :pk",
+    ExpressionAttributeValues: { ":pk": eventsOfErrorPk(projectId, errorId) },
+    ScanIndexForward: false,
+    Limit: 1,
+  });
   const item = out.Items?.[0];
   if (!item) return undefined;
   const payload = JSON.parse(gunzipSync(item.payloadGz as Uint8Array).toString("utf8")) as Record<string, unknown>;

@@ -3,8 +3,7 @@
  * the last 24 hours, from the hourly counters the consumer adds to in each event's transaction
  * (`HOUR#…` items, see `keys.ts`). One Query of at most 24 items per error: never a read per event.
  */
-import { QueryCommand } from "@aws-sdk/lib-dynamodb";
-import { dynamo } from "../../platform/aws.js";
+import { docQuery } from "../../platform/db/document.js";
 import { resources } from "../../platform/resources.js";
 import { hourKey, hourOf } from "./keys.js";
 
@@ -18,15 +17,13 @@ export async function hourlyFrequency(projectId: number, errorId: number, now = 
   const last = Math.floor(now.getTime() / HOUR_MS) * HOUR_MS;
   const hours = Array.from({ length: FREQUENCY_HOURS }, (_, i) => last - (FREQUENCY_HOURS - 1 - i) * HOUR_MS);
   const keyOf = (ms: number) => hourKey(projectId, errorId, hourOf(new Date(ms).toISOString()));
-  const out = await dynamo().send(
-    new QueryCommand({
-      TableName: resources.mainTable(),
-      KeyConditionExpression: "pk = :pk AND sk BETWEEN :from AND :to",
-      ExpressionAttributeValues: { ":pk": keyOf(last).pk, ":from": keyOf(hours[0]!).sk, ":to": keyOf(last).sk },
-      ProjectionExpression: "sk, eventsCount",
-      Limit: FREQUENCY_HOURS,
-    }),
-  );
+  const out = await docQuery({
+    TableName: resources.mainTable(),
+    KeyConditionExpression: "pk = :pk AND sk BETWEEN :from AND :to",
+    ExpressionAttributeValues: { ":pk": keyOf(last).pk, ":from": keyOf(hours[0]!).sk, ":to": keyOf(last).sk },
+    ProjectionExpression: "sk, eventsCount",
+    Limit: FREQUENCY_HOURS,
+  });
   const counts = new Map((out.Items ?? []).map((i) => [i.sk as string, Number(i.eventsCount)]));
   return hours.map((ms) => [ms / 1000, counts.get(keyOf(ms).sk) ?? 0]);
 }

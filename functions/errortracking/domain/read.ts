@@ -8,8 +8,7 @@
  * - `search_term` is a filter on those ranges (case-insensitive substring of title, message,
  *   culprit), evaluating at most SEARCH_BUDGET items per request; the cursor resumes after them.
  */
-import { QueryCommand } from "@aws-sdk/lib-dynamodb";
-import { dynamo } from "../../platform/aws.js";
+import { docQuery } from "../../platform/db/document.js";
 import { resources } from "../../platform/resources.js";
 import { GSI1, GSI2 } from "../../platform/db/table.js";
 import { errorsByStatusPk, type ErrorStatus } from "./keys.js";
@@ -56,20 +55,18 @@ async function collect(index: string, pk: string, forward: boolean, start: Key |
   let startKey = start;
   let evaluated = 0;
   do {
-    const out = await dynamo().send(
-      new QueryCommand({
-        TableName: resources.mainTable(),
-        IndexName: index,
-        KeyConditionExpression: "#pk = :pk",
-        FilterExpression: filter.expression,
-        ExpressionAttributeNames: { "#pk": `${index}pk`, ...(q.searchTerm ? { "#search": "search" } : {}) },
-        ExpressionAttributeValues: { ":pk": pk, ...filter.values },
-        ScanIndexForward: forward,
-        // A search filters out most of what it reads, so it reads in larger steps.
-        Limit: Math.min(budget - evaluated, Math.max(want - items.length, q.searchTerm ? 200 : 25)),
-        ExclusiveStartKey: startKey,
-      }),
-    );
+    const out = await docQuery({
+      TableName: resources.mainTable(),
+      IndexName: index,
+      KeyConditionExpression: "#pk = :pk",
+      FilterExpression: filter.expression,
+      ExpressionAttributeNames: { "#pk": `${index}pk`, ...(q.searchTerm ? { "#search": "search" } : {}) },
+      ExpressionAttributeValues: { ":pk": pk, ...filter.values },
+      ScanIndexForward: forward,
+      // A search filters out most of what it reads, so it reads in larger steps.
+      Limit: Math.min(budget - evaluated, Math.max(want - items.length, q.searchTerm ? 200 : 25)),
+      ExclusiveStartKey: startKey,
+    });
     evaluated += out.ScannedCount ?? 0;
     items.push(...((out.Items ?? []) as ErrorItem[]));
     startKey = out.LastEvaluatedKey;

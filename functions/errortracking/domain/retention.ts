@@ -14,8 +14,7 @@
  * - Buckets older than LOOKBACK_DAYS before the cutoff are left to DynamoDB TTL (`expireAt`, set on
  *   every item): they only exist if retention did not run for a month.
  */
-import { DeleteCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
-import { dynamo } from "../../platform/aws.js";
+import { docDelete, docQuery } from "../../platform/db/document.js";
 import { resources } from "../../platform/resources.js";
 import { GSI2, isConditionFailure, writeBatch } from "../../platform/db/table.js";
 import { dayBucketPk, dayOf, errorKey, HOUR_PREFIX, RETENTION_DAYS } from "./keys.js";
@@ -37,7 +36,7 @@ const table = () => resources.mainTable();
 /** "deleted", "absent" (nothing was there) or "kept" (the condition protected it). */
 async function conditionalDelete(key: Key, condition: string, values: Record<string, unknown>): Promise<"deleted" | "absent" | "kept"> {
   try {
-    const out = await dynamo().send(new DeleteCommand({ TableName: table(), Key: key, ConditionExpression: condition, ExpressionAttributeValues: values, ReturnValues: "ALL_OLD" }));
+    const out = await docDelete({ TableName: table(), Key: key, ConditionExpression: condition, ExpressionAttributeValues: values, ReturnValues: "ALL_OLD" });
     return out.Attributes ? "deleted" : "absent";
   } catch (err) {
     if (isConditionFailure(err)) return "kept";
@@ -53,9 +52,7 @@ async function purgeError(projectId: number, errorId: number, cutoff: string, no
   for (const prefix of ["USER#", HOUR_PREFIX]) {
     let startKey: Record<string, unknown> | undefined;
     do {
-      const out = await dynamo().send(
-        new QueryCommand({ TableName: table(), KeyConditionExpression: "pk = :pk AND begins_with(sk, :u)", ExpressionAttributeValues: { ":pk": key.pk, ":u": prefix }, ExclusiveStartKey: startKey, ProjectionExpression: "pk, sk" }),
-      );
+      const out = await docQuery({ TableName: table(), KeyConditionExpression: "pk = :pk AND begins_with(sk, :u)", ExpressionAttributeValues: { ":pk": key.pk, ":u": prefix }, ExclusiveStartKey: startKey, ProjectionExpression: "pk, sk" });
       // An item refreshed by an event after the cutoff belongs to a re-created error: keep it.
       await Promise.all((out.Items ?? []).map((m) => conditionalDelete(m as Key, "expireAt <= :now", { ":now": nowSec })));
       startKey = out.LastEvaluatedKey;
@@ -74,17 +71,15 @@ export async function runRetention(opts: { now?: Date; deadline?: number; pageSi
     let startKey: Record<string, unknown> | undefined;
     do {
       if (opts.deadline && Date.now() > opts.deadline) return { ...result, complete: false };
-      const out = await dynamo().send(
-        new QueryCommand({
-          TableName: table(),
-          IndexName: GSI2,
-          KeyConditionExpression: "gsi2pk = :d AND gsi2sk < :c",
-          ExpressionAttributeValues: { ":d": dayBucketPk(day), ":c": cutoff },
-          ProjectionExpression: "pk, sk, kind, projectId, errorId",
-          Limit: opts.pageSize ?? 200,
-          ExclusiveStartKey: startKey,
-        }),
-      );
+      const out = await docQuery({
+        TableName: table(),
+        IndexName: GSI2,
+        KeyConditionExpression: "gsi2pk = :d AND gsi2sk < :c",
+        ExpressionAttributeValues: { ":d": dayBucketPk(day), ":c": cutoff },
+        ProjectionExpression: "pk, sk, kind, projectId, errorId",
+        Limit: opts.pageSize ?? 200,
+        ExclusiveStartKey: startKey,
+      });
       const entries = (out.Items ?? []) as Entry[];
       startKey = out.LastEvaluatedKey;
       const errors = new Map<string, [number, number]>();

@@ -5,8 +5,7 @@
  * runs them, in batches (`batch.ts`) with the state machine's bounded concurrency, before the next
  * page is read, so repositories stay writable until their turn comes.
  */
-import { QueryCommand } from "@aws-sdk/lib-dynamodb";
-import { dynamo } from "../../platform/aws.js";
+import { docQuery } from "../../platform/db/document.js";
 import { resources } from "../../platform/resources.js";
 import { GSI2, nextIds } from "../../platform/db/table.js";
 import { paramError } from "../../platform/http/errors.js";
@@ -54,17 +53,15 @@ export interface BatchState extends BulkInput {
 export async function scheduleBatch(state: BatchState, executionName: string): Promise<Required<Omit<BatchState, "cursor">> & { cursor?: string }> {
   const { kind, source, destination, drain, scheduledAt } = state.bulk;
   const resumed = state.cursor === undefined && scheduledAt ? await switchedEarlier(kind, executionName, scheduledAt) : [];
-  const out = await dynamo().send(
-    new QueryCommand({
-      TableName: resources.mainTable(),
-      IndexName: GSI2,
-      KeyConditionExpression: state.cursor ? "gsi2pk = :pk AND gsi2sk > :after" : "gsi2pk = :pk",
-      ExpressionAttributeValues: { ":pk": storageIndexPk(kind, source), ...(state.cursor ? { ":after": state.cursor } : {}) },
-      ProjectionExpression: "#id, gsi2sk",
-      ExpressionAttributeNames: { "#id": "id" },
-      Limit: state.bulk.pageSize,
-    }),
-  );
+  const out = await docQuery({
+    TableName: resources.mainTable(),
+    IndexName: GSI2,
+    KeyConditionExpression: state.cursor ? "gsi2pk = :pk AND gsi2sk > :after" : "gsi2pk = :pk",
+    ExpressionAttributeValues: { ":pk": storageIndexPk(kind, source), ...(state.cursor ? { ":after": state.cursor } : {}) },
+    ProjectionExpression: "#id, gsi2sk",
+    ExpressionAttributeNames: { "#id": "id" },
+    Limit: state.bulk.pageSize,
+  });
   const rows = (out.Items ?? []) as Array<{ id: number; gsi2sk: string }>;
   // One batch read for the page's containers, one write reserving its move ids, and one transaction
   // scheduling its fresh containers (each conditional on its container; if one condition fails,

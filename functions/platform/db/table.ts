@@ -3,25 +3,13 @@
  * secondary-index key pairs (`gsi1pk`/`gsi1sk`, `gsi2pk`/`gsi2sk`); what each key means is decided by
  * the access pattern that reads it (see each context's `keys.ts`). Lists are Queries, never Scans.
  */
-import {
-  BatchGetCommand,
-  BatchWriteCommand,
-  GetCommand,
-  PutCommand,
-  QueryCommand,
-  UpdateCommand,
-  DeleteCommand,
-  TransactWriteCommand,
-  type TransactWriteCommandInput,
-} from "@aws-sdk/lib-dynamodb";
-import { dynamo } from "../aws.js";
+import { docBatchGet, docBatchWrite, docDelete, docGet, docPut, docQuery, docTransactWrite, docUpdate, type Doc, type DocTransactItem, type DocWriteRequest } from "./document.js";
 import { resources } from "../resources.js";
 import { mapConcurrently } from "../concurrency.js";
 
 export type Item = Record<string, unknown> & { pk: string; sk: string };
-type RawTransactItem = NonNullable<TransactWriteCommandInput["TransactItems"]>[number];
 /** A transaction entry without `TableName` (every entry targets the main table). */
-export type TransactItem = { [K in keyof RawTransactItem]?: Omit<NonNullable<RawTransactItem[K]>, "TableName"> };
+export type TransactItem = { [K in keyof DocTransactItem]?: Omit<NonNullable<DocTransactItem[K]>, "TableName"> };
 
 export const GSI1 = "gsi1";
 export const GSI2 = "gsi2";
@@ -30,9 +18,7 @@ export const GSI2 = "gsi2";
 export const pad = (n: number) => n.toString().padStart(12, "0");
 
 export async function getItem<T = Item>(pk: string, sk: string, consistent = true): Promise<T | undefined> {
-  const out = await dynamo().send(
-    new GetCommand({ TableName: resources.mainTable(), Key: { pk, sk }, ConsistentRead: consistent }),
-  );
+  const out = await docGet({ TableName: resources.mainTable(), Key: { pk, sk }, ConsistentRead: consistent });
   return out.Item as T | undefined;
 }
 
@@ -47,10 +33,10 @@ export async function getItems<T = Item>(keys: Array<{ pk: string; sk: string }>
   const id = (k: { pk: unknown; sk: unknown }) => `${String(k.pk)}\u0000${String(k.sk)}`;
   const unique = [...new Map(keys.map((k) => [id(k), { pk: k.pk, sk: k.sk }])).values()];
   for (let i = 0; i < unique.length; i += 100) {
-    let pending: Array<Record<string, unknown>> = unique.slice(i, i + 100);
+    let pending: Doc[] = unique.slice(i, i + 100);
     for (let attempt = 0; pending.length > 0; attempt++) {
       if (attempt > 0) await new Promise((r) => setTimeout(r, Math.min(1000, 25 * 2 ** attempt)));
-      const out = await dynamo().send(new BatchGetCommand({ RequestItems: { [table]: { Keys: pending, ConsistentRead: consistent } } }));
+      const out = await docBatchGet({ RequestItems: { [table]: { Keys: pending, ConsistentRead: consistent } } });
       for (const item of out.Responses?.[table] ?? []) found.set(id(item as Item), item as T);
       pending = out.UnprocessedKeys?.[table]?.Keys ?? [];
     }
@@ -59,19 +45,17 @@ export async function getItems<T = Item>(keys: Array<{ pk: string; sk: string }>
 }
 
 export async function putItem(item: Item, condition?: { expression: string; names?: Record<string, string>; values?: Record<string, unknown> }) {
-  await dynamo().send(
-    new PutCommand({
-      TableName: resources.mainTable(),
-      Item: item,
-      ConditionExpression: condition?.expression,
-      ExpressionAttributeNames: condition?.names,
-      ExpressionAttributeValues: condition?.values,
-    }),
-  );
+  await docPut({
+    TableName: resources.mainTable(),
+    Item: item,
+    ConditionExpression: condition?.expression,
+    ExpressionAttributeNames: condition?.names,
+    ExpressionAttributeValues: condition?.values,
+  });
 }
 
 export async function deleteItem(pk: string, sk: string) {
-  await dynamo().send(new DeleteCommand({ TableName: resources.mainTable(), Key: { pk, sk } }));
+  await docDelete({ TableName: resources.mainTable(), Key: { pk, sk } });
 }
 
 export async function updateItem(input: {
@@ -82,17 +66,15 @@ export async function updateItem(input: {
   names?: Record<string, string>;
   values?: Record<string, unknown>;
 }): Promise<Record<string, unknown> | undefined> {
-  const out = await dynamo().send(
-    new UpdateCommand({
-      TableName: resources.mainTable(),
-      Key: { pk: input.pk, sk: input.sk },
-      UpdateExpression: input.update,
-      ConditionExpression: input.condition,
-      ExpressionAttributeNames: input.names,
-      ExpressionAttributeValues: input.values,
-      ReturnValues: "ALL_NEW",
-    }),
-  );
+  const out = await docUpdate({
+    TableName: resources.mainTable(),
+    Key: { pk: input.pk, sk: input.sk },
+    UpdateExpression: input.update,
+    ConditionExpression: input.condition,
+    ExpressionAttributeNames: input.names,
+    ExpressionAttributeValues: input.values,
+    ReturnValues: "ALL_NEW",
+  });
   return out.Attributes;
 }
 
@@ -100,9 +82,9 @@ export async function transact(items: TransactItem[]) {
   const table = resources.mainTable();
   const withTable = items.map((entry) => {
     const [kind, body] = Object.entries(entry)[0] as [string, Record<string, unknown>];
-    return { [kind]: { TableName: table, ...body } } as RawTransactItem;
+    return { [kind]: { TableName: table, ...body } } as DocTransactItem;
   });
-  await dynamo().send(new TransactWriteCommand({ TransactItems: withTable }));
+  await docTransactWrite({ TransactItems: withTable });
 }
 
 /** Allocates the next integer id of a sequence (GitLab ids are integers). */
@@ -185,9 +167,9 @@ function rangeQuery(range: KeyRange) {
 
 /** Pages of one key range, in sort-key order; `pageSize` bounds each Query call. */
 async function* queryRange<T>(range: KeyRange, pageSize?: () => number): AsyncGenerator<T[]> {
-  let startKey: Record<string, unknown> | undefined;
+  let startKey: Doc | undefined;
   do {
-    const out = await dynamo().send(new QueryCommand({ ...rangeQuery(range), Limit: pageSize?.(), ExclusiveStartKey: startKey }));
+    const out = await docQuery({ ...rangeQuery(range), Limit: pageSize?.(), ExclusiveStartKey: startKey });
     yield (out.Items ?? []) as T[];
     startKey = out.LastEvaluatedKey;
   } while (startKey);
@@ -225,9 +207,9 @@ export async function queryWhile<T = Item>(input: KeyRange, keep: (item: T) => b
  */
 export async function countRange(input: Omit<KeyRange, "projection">, max: number): Promise<number | undefined> {
   let count = 0;
-  let startKey: Record<string, unknown> | undefined;
+  let startKey: Doc | undefined;
   do {
-    const out = await dynamo().send(new QueryCommand({ ...rangeQuery(input), Select: "COUNT", Limit: max + 1 - count, ExclusiveStartKey: startKey }));
+    const out = await docQuery({ ...rangeQuery(input), Select: "COUNT", Limit: max + 1 - count, ExclusiveStartKey: startKey });
     count += out.Count ?? 0;
     if (count > max) return undefined;
     startKey = out.LastEvaluatedKey;
@@ -253,12 +235,12 @@ export async function writeBatch(writes: readonly Write[], parallel = 8): Promis
   const batches: Write[][] = [];
   for (let i = 0; i < writes.length; i += 25) batches.push(writes.slice(i, i + 25));
   await mapConcurrently(batches, parallel, async (batch) => {
-    let pending: Array<Record<string, unknown>> = batch.map((w) => ("put" in w ? { PutRequest: { Item: w.put } } : { DeleteRequest: { Key: { pk: w.delete.pk, sk: w.delete.sk } } }));
+    let pending: DocWriteRequest[] = batch.map((w) => ("put" in w ? { PutRequest: { Item: w.put } } : { DeleteRequest: { Key: { pk: w.delete.pk, sk: w.delete.sk } } }));
     for (let attempt = 0; pending.length > 0; attempt++) {
       if (attempt > 8) throw new Error(`DynamoDB left ${pending.length} batched writes unprocessed`);
       if (attempt > 0) await new Promise((r) => setTimeout(r, Math.min(50 * 2 ** attempt, 5000)));
-      const out = await dynamo().send(new BatchWriteCommand({ RequestItems: { [table]: pending } }));
-      pending = (out.UnprocessedItems?.[table] as typeof pending | undefined) ?? [];
+      const out = await docBatchWrite({ RequestItems: { [table]: pending } });
+      pending = out.UnprocessedItems?.[table] ?? [];
     }
   });
 }
