@@ -339,6 +339,11 @@ describe("the fixture", () => {
     expect(fixture.examples.length + fixture.undocumented.length).toBe(covered.size);
   });
 
+  it("lists the hosted offering's examples last: its runtime, once started, is the one in-process handlers reach", () => {
+    const offerings = fixture.examples.map((e) => e.offering ?? "self-managed");
+    expect(offerings.slice(offerings.indexOf("hosted")).every((o) => o === "hosted")).toBe(true);
+  });
+
   it("sends what curl sends", () => {
     const json = curlRequest(`curl --request POST --header "Content-Type: application/json" --data '{"a": "b c"}' "https://h/x?y=1"`);
     expect(json).toEqual({ method: "POST", url: "https://h/x?y=1", headers: { "Content-Type": "application/json" }, body: '{"a": "b c"}' });
