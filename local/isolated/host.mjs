@@ -1,7 +1,7 @@
 // One function's execution environment in isolated mode: a plain Node process (no TypeScript
 // loader) that imports the function's bundle, as Lambda's Node runtime does at a cold start, then
 // runs one invocation at a time for the parent (`pool.ts`) over the IPC channel.
-//   node --enable-source-maps host.mjs <bundle.mjs> <function name>
+//   node host.mjs <bundle.mjs> <function name>   (with --enable-source-maps if FORGELINE_ISOLATED_SOURCE_MAPS=1)
 // Plain JavaScript on purpose: it must run exactly what ships, nothing compiled on the fly.
 import { pathToFileURL } from "node:url";
 

@@ -45,6 +45,14 @@ export class InvocationError extends Error {
   }
 }
 
+/**
+ * Lambda runs a deployed function without `--enable-source-maps` (`stacks/` sets no NODE_OPTIONS, and
+ * SST leaves the maps out of the package), so its stack traces name minified code. Isolated mode does
+ * the same by default: reading and parsing a map costs a cold start 20–50 ms, which would skew the
+ * cold starts it measures. `FORGELINE_ISOLATED_SOURCE_MAPS=1` maps traces to the sources, for debugging.
+ */
+const SOURCE_MAPS = process.env.FORGELINE_ISOLATED_SOURCE_MAPS === "1";
+
 export interface ColdStart {
   function: string;
   /** Process start → bundle imported (Lambda's Init Duration). */
@@ -146,7 +154,7 @@ export class FunctionPool {
     const child = fork(HOST, [fn.bundle, fn.name], {
       env: fn.env(),
       cwd: resolve(fn.bundle, ".."),
-      execArgv: ["--enable-source-maps"],
+      execArgv: SOURCE_MAPS ? ["--enable-source-maps"] : [],
       stdio: ["ignore", "inherit", "inherit", "ipc"],
     });
     const instance: Instance = { fn, child, busy: true, lastUsed: Date.now(), startedAt, answered: false, ready: Promise.resolve(0) };

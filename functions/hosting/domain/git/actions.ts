@@ -3,7 +3,7 @@
  * `TreeEditor`. Error messages are the ones GitLab (Gitaly) returns for the same mistakes.
  */
 import { gitFs as fs } from "./git-fs.js";
-import git from "isomorphic-git";
+import { git } from "./engine.js";
 import { GitActionError } from "./errors.js";
 import type { TreeEditor } from "./tree-editor.js";
 

@@ -7,7 +7,7 @@
  * common subsequence, so a line keeps the older commit while it survives unchanged.
  */
 import { gitFs as fs } from "./git-fs.js";
-import git from "isomorphic-git";
+import { git, gitErrorCode } from "./engine.js";
 import { toCommitInfo, type CommitInfo } from "./commit-info.js";
 import { fileAtRef, lastCommitForPath, type FileAtRef } from "./file-info.js";
 import { requireRepository } from "./lifecycle.js";
@@ -84,7 +84,7 @@ async function contentAt(gitdir: string, commit: string, filePath: string, cache
     const { blob } = await git.readBlob({ fs, gitdir, oid: commit, filepath: filePath, cache });
     return Buffer.from(blob).toString("utf8");
   } catch (err) {
-    if (err instanceof git.Errors.NotFoundError || err instanceof git.Errors.ObjectTypeError) return undefined;
+    if (gitErrorCode(err) === "NotFoundError" || gitErrorCode(err) === "ObjectTypeError") return undefined;
     throw err;
   }
 }

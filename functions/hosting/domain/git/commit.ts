@@ -3,7 +3,7 @@
  */
 import { gitFs as fs } from "./git-fs.js";
 import { join } from "node:path";
-import git from "isomorphic-git";
+import { git } from "./engine.js";
 import { applyAction, splitPath, type CommitAction } from "./actions.js";
 import { lastCommitIfPresent } from "./file-info.js";
 import { toCommitInfo, type CommitInfo } from "./commit-info.js";

@@ -3,7 +3,7 @@
  * commit the ref resolved to and the last commit that changed the path.
  */
 import { gitFs as fs } from "./git-fs.js";
-import git from "isomorphic-git";
+import { git } from "./engine.js";
 import { requireRepository } from "./lifecycle.js";
 import { resolveCommit, type ObjectCache } from "./refs.js";
 

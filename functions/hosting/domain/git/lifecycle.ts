@@ -4,7 +4,7 @@
 import { gitFs as fs } from "./git-fs.js";
 import { rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import git from "isomorphic-git";
+import { git } from "./engine.js";
 import { GitActionError, RepositoryNotFoundError } from "./errors.js";
 import { directorySize, isErrno, pathExists, removeDirectory, removeOwnLeftovers, tempName } from "./fs-util.js";
 import { withRepositoryMutex } from "./mutex.js";

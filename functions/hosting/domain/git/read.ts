@@ -2,7 +2,7 @@
  * Read-only queries against the primary copy: trees, files, history, branches.
  */
 import { gitFs as fs } from "./git-fs.js";
-import git from "isomorphic-git";
+import { git, gitErrorCode } from "./engine.js";
 import { toCommitInfo, type CommitInfo } from "./commit-info.js";
 import { requireRepository } from "./lifecycle.js";
 import { headBranch, isNotFound, listBranchNames, resolveCommit, resolveExactRef, type ObjectCache } from "./refs.js";
@@ -67,7 +67,7 @@ export async function readFile(
     return Buffer.from(blob);
   } catch (err) {
     // Missing path, or the path names a folder.
-    if (isNotFound(err) || err instanceof git.Errors.ObjectTypeError) return undefined;
+    if (isNotFound(err) || gitErrorCode(err) === "ObjectTypeError") return undefined;
     throw err;
   }
 }

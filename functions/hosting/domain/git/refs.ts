@@ -4,7 +4,7 @@
 import { gitFs as fs } from "./git-fs.js";
 import { mkdir, open, readFile, rename, stat, unlink } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import git from "isomorphic-git";
+import { git, gitErrorCode } from "./engine.js";
 import type { TagObject } from "isomorphic-git";
 import { GitActionError } from "./errors.js";
 import { isErrno, listDir, TEMP_PREFIX } from "./fs-util.js";
@@ -211,9 +211,9 @@ function concurrentUpdate(fullName: string): GitActionError {
 }
 
 export function isNotFound(err: unknown): boolean {
-  return err instanceof git.Errors.NotFoundError;
+  return gitErrorCode(err) === "NotFoundError";
 }
 
 function isAmbiguous(err: unknown): boolean {
-  return err instanceof git.Errors.AmbiguousError;
+  return gitErrorCode(err) === "AmbiguousError";
 }

@@ -4,7 +4,7 @@
  * tree objects instead of rebuilding every tree (O(n)) per edit.
  */
 import { gitFs as fs } from "./git-fs.js";
-import git from "isomorphic-git";
+import { git } from "./engine.js";
 import type { TreeEntry } from "isomorphic-git";
 import { GitActionError } from "./errors.js";
 import type { ObjectCache } from "./refs.js";
