@@ -17,9 +17,12 @@
 import { docDelete, docQuery } from "../../platform/db/document.js";
 import { resources } from "../../platform/resources.js";
 import { GSI2, isConditionFailure, writeBatch } from "../../platform/db/table.js";
+import { mapConcurrently } from "../../platform/concurrency.js";
 import { dayBucketPk, dayOf, errorKey, HOUR_PREFIX, RETENTION_DAYS } from "./keys.js";
 
 export const LOOKBACK_DAYS = 30;
+/** Day buckets worked on at once. */
+const DAYS_AT_ONCE = 8;
 const DAY_MS = 86_400_000;
 type Key = { pk: string; sk: string };
 type Entry = Key & { kind?: string; projectId?: number; errorId?: number };
@@ -66,11 +69,16 @@ export async function runRetention(opts: { now?: Date; deadline?: number; pageSi
   const cutoff = new Date(now.getTime() - RETENTION_DAYS * DAY_MS).toISOString();
   const nowSec = Math.floor(now.getTime() / 1000);
   const result: RetentionResult = { deletedItems: 0, deletedErrors: 0, complete: true };
-  for (let back = LOOKBACK_DAYS; back >= 0; back--) {
-    const day = dayOf(new Date(Date.parse(cutoff) - back * DAY_MS).toISOString());
+  const days = Array.from({ length: LOOKBACK_DAYS + 1 }, (_, i) => dayOf(new Date(Date.parse(cutoff) - (LOOKBACK_DAYS - i) * DAY_MS).toISOString()));
+  // Day buckets are independent, so several are read at once: a run that finds nothing (the usual
+  // case) costs a few round trips instead of one Query per day in a row.
+  await mapConcurrently(days, DAYS_AT_ONCE, async (day) => {
     let startKey: Record<string, unknown> | undefined;
     do {
-      if (opts.deadline && Date.now() > opts.deadline) return { ...result, complete: false };
+      if (opts.deadline && Date.now() > opts.deadline) {
+        result.complete = false;
+        return;
+      }
       const out = await docQuery({
         TableName: table(),
         IndexName: GSI2,
@@ -92,6 +100,6 @@ export async function runRetention(opts: { now?: Date; deadline?: number; pageSi
       const moved = await Promise.all(movable.map((e) => conditionalDelete({ pk: e.pk, sk: e.sk }, "gsi2sk < :c", { ":c": cutoff })));
       result.deletedItems += immutable.length + moved.filter((m) => m === "deleted").length;
     } while (startKey);
-  }
+  });
   return result;
 }

@@ -1,5 +1,5 @@
 /** Projects: a namespace entry that owns one repository on a named storage. */
-import { addToCount, getItem, isConditionFailure, nextId, readCount, transact, type TransactItem } from "../../platform/db/table.js";
+import { addToCount, getItem, getItems, isConditionFailure, nextId, readCount, transact, type TransactItem } from "../../platform/db/table.js";
 import { badRequest, notFound, validationError } from "../../platform/http/errors.js";
 import type { Principal } from "../../identity/domain/auth.js";
 import { pickStorage } from "../../identity/domain/settings.js";
@@ -68,6 +68,16 @@ export async function visibleProject(principal: Principal | undefined, idOrPath:
   const level = await projectLevel(principal, subject(project));
   if (!canSee(principal, project.visibility, level)) throw notFound("Project");
   return { project, level, allowed: level >= minLevel };
+}
+
+/**
+ * The projects among `ids` the caller may see, in the order given, with the caller's level: one
+ * batched read for all of them (a user's project list would otherwise cost a GetItem per project).
+ */
+export async function visibleProjects(principal: Principal | undefined, ids: number[]): Promise<Array<{ project: Project; level: number }>> {
+  const found = (await getItems<Project>(ids.map((id) => containerKey("project", id)))).filter((p): p is Project => !!p);
+  const levels = await Promise.all(found.map((project) => projectLevel(principal, subject(project))));
+  return found.flatMap((project, i) => (canSee(principal, project.visibility, levels[i]!) ? [{ project, level: levels[i]! }] : []));
 }
 
 export async function createProject(

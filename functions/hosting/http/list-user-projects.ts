@@ -3,11 +3,11 @@ import { defineEndpoint } from "../../platform/http/endpoint.js";
 import { lambda } from "../../platform/http/lambda.js";
 import { pageQuery, positiveInt } from "../../platform/http/params.js";
 import { pageRequest, setPageHeaders } from "../../platform/http/pagination.js";
-import { ApiError, notFound } from "../../platform/http/errors.js";
+import { notFound } from "../../platform/http/errors.js";
 import { baseUrl } from "../../platform/http/urls.js";
 import { queryAll, GSI1 } from "../../platform/db/table.js";
 import { findUser } from "../../identity/domain/users.js";
-import { visibleProject } from "../domain/projects.js";
+import { visibleProjects } from "../domain/projects.js";
 import { projectView } from "../domain/project-view.js";
 
 /**
@@ -22,18 +22,8 @@ export const endpoint = defineEndpoint(
     if (!user) throw notFound("User");
     const page = pageRequest(query);
     const memberships = await queryAll<{ gsi1sk: string }>({ index: GSI1, pk: `USER#${user.id}#PROJECTS`, ascending: false });
-    const seen = await Promise.all(
-      memberships.map((m) =>
-        visibleProject(principal, String(Number(m.gsi1sk))).then(
-          ({ project }) => (project.namespace.kind === "user" && project.namespace.id === user.id ? project : undefined),
-          (err: unknown) => {
-            if (err instanceof ApiError && err.status === 404) return undefined;
-            throw err;
-          },
-        ),
-      ),
-    );
-    const projects = seen.filter((p) => p !== undefined);
+    const visible = await visibleProjects(principal, memberships.map((m) => Number(m.gsi1sk)));
+    const projects = visible.map((v) => v.project).filter((p) => p.namespace.kind === "user" && p.namespace.id === user.id);
     setPageHeaders(c, page, projects.length > page.offset + page.perPage, projects.length);
     const admin = principal?.user.admin ?? false;
     return projects.slice(page.offset, page.offset + page.perPage).map((p) => projectView(p, baseUrl(c), { admin }));
