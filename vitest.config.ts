@@ -1,4 +1,6 @@
+import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
+import LongRunningFirst from "./test/support/sequencer.js";
 
 /**
  * Two projects. "default": every test against one runtime with all functions in one process (the
@@ -23,6 +25,10 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: "forks",
+    // One worker per core, not vitest's cores − 1: test files spend much of their time waiting on
+    // other processes (DynamoDB Local, git, Lambda processes in isolated mode, runtimes of their own).
+    maxWorkers: Math.max(2, availableParallelism()),
+    sequence: { sequencer: LongRunningFirst },
     projects: [
       {
         extends: true,
