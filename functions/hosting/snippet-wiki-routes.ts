@@ -11,6 +11,7 @@ export const snippetRoutes: RouteSpec[] = [
   r("DELETE", "/api/v4/snippets/:id", "delete-snippet"),
   r("GET", "/api/v4/snippets/:id/raw", "snippet-raw"),
   r("GET", "/api/v4/snippets/:id/files/:ref/:file_path/raw", "snippet-file-raw"),
+  r("GET", "/api/v4/snippets/:id/user_agent_detail", "snippet-user-agent-detail"),
 ];
 
 export const wikiRoutes: RouteSpec[] = [

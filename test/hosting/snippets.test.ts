@@ -191,3 +191,32 @@ describe("personal snippets", () => {
     expect(existsSync(dir)).toBe(false);
   });
 });
+
+describe("GET /snippets/:id/user_agent_detail", () => {
+  it("shows administrators the user agent and address a snippet was created from", async () => {
+    const created = await api("POST", "/api/v4/snippets", {
+      token: author.token,
+      headers: { "User-Agent": "python-gitlab/3.12.0", "X-Forwarded-For": "203.0.113.9" },
+      body: { title: unique("ua"), file_name: "a.txt", content: "a" },
+    });
+    expect(created.status).toBe(201);
+    const detail = await api("GET", `/api/v4/snippets/${created.body.id}/user_agent_detail`, { token: adminToken() });
+    expect(detail.status).toBe(200);
+    // The address is the connection's peer: a forwarded-for header the client wrote is not believed.
+    expect(detail.body).toEqual({ user_agent: "python-gitlab/3.12.0", ip_address: "127.0.0.1", akismet_submitted: false });
+  });
+
+  it("is for administrators only, and answers GitLab's errors", async () => {
+    const snippet = await newSnippet(author.token);
+    expect(await api("GET", `/api/v4/snippets/${snippet.id}/user_agent_detail`, { token: author.token })).toMatchObject({ status: 403, body: { message: "403 Forbidden" } });
+    expect((await api("GET", `/api/v4/snippets/${snippet.id}/user_agent_detail`)).status).toBe(401);
+    expect(await api("GET", "/api/v4/snippets/999999999/user_agent_detail", { token: adminToken() })).toMatchObject({ status: 404, body: { message: "404 Snippet Not Found" } });
+    expect((await api("GET", "/api/v4/snippets/abc/user_agent_detail", { token: adminToken() })).status).toBe(400);
+  });
+
+  it("answers 404 for a snippet created before the detail was recorded", async () => {
+    const snippet = await newSnippet(author.token);
+    await updateItem({ pk: `SNIPPET#${snippet.id}`, sk: "SNIPPET", update: "REMOVE createdFrom" });
+    expect(await api("GET", `/api/v4/snippets/${snippet.id}/user_agent_detail`, { token: adminToken() })).toMatchObject({ status: 404, body: { message: "404 UserAgentDetail Not Found" } });
+  });
+});

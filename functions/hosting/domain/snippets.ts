@@ -1,5 +1,6 @@
 /** Personal snippets: a titled set of files kept in the snippet's own repository (branch `main`). */
 import { getItem, isConditionFailure, nextId, putItem, queryPage, transact, updateItem, GSI1 } from "../../platform/db/table.js";
+import type { RequestOrigin } from "../../platform/http/request-origin.js";
 import { badRequest, forbidden, notFound, paramError } from "../../platform/http/errors.js";
 import { describeError, log } from "../../platform/log.js";
 import type { Principal } from "../../identity/domain/auth.js";
@@ -27,6 +28,8 @@ export interface Snippet {
   storage: string;
   relativePath: string;
   readOnly: boolean;
+  /** Who created it from where (GitLab's `user_agent_detail`, for administrators); absent on older snippets. */
+  createdFrom?: RequestOrigin;
 }
 
 export interface SnippetFileAction {
@@ -63,7 +66,7 @@ const authorOf = (p: Principal) => ({ name: p.user.name, email: p.user.email });
 
 export async function createSnippet(
   principal: Principal,
-  input: { title: string; description?: string; visibility?: Visibility; files: Array<{ file_path: string; content: string }> },
+  input: { title: string; description?: string; visibility?: Visibility; files: Array<{ file_path: string; content: string }>; createdFrom?: RequestOrigin },
 ): Promise<Snippet> {
   const storage = await pickStorage();
   if (!storage) throw badRequest("no repository storage is available for new snippets");
@@ -80,6 +83,7 @@ export async function createSnippet(
     storage,
     relativePath: hashedRelativePath("snippet", id),
     readOnly: false,
+    ...(input.createdFrom ? { createdFrom: input.createdFrom } : {}),
   };
   // Repository first, then the item that points at it: no reader ever sees a dangling snippet.
   await initRepository(storage, snippet.relativePath, { defaultBranch: SNIPPET_BRANCH });

@@ -2,6 +2,7 @@ import * as z from "zod/mini";
 import { defineEndpoint } from "../../platform/http/endpoint.js";
 import { lambda } from "../../platform/http/lambda.js";
 import { paramError } from "../../platform/http/errors.js";
+import { requestOrigin } from "../../platform/http/request-origin.js";
 import { createSnippet } from "../domain/snippets.js";
 import { visibility } from "./schemas.js";
 import { renderSnippet } from "./snippet-common.js";
@@ -31,7 +32,7 @@ export const endpoint = defineEndpoint(
     if (!body.files && body.content === undefined) throw paramError("content, files are missing, exactly one parameter must be provided");
     if (body.content !== undefined && !body.file_name) throw paramError("file_name is missing");
     const files = body.files ?? [{ file_path: body.file_name!, content: body.content! }];
-    const snippet = await createSnippet(principal, { title: body.title, description: body.description, visibility: body.visibility, files });
+    const snippet = await createSnippet(principal, { title: body.title, description: body.description, visibility: body.visibility, files, createdFrom: requestOrigin(c) });
     return renderSnippet(c, principal, snippet);
   },
 );
