@@ -1,6 +1,6 @@
 /** Hosting routes (projects, groups, members, repositories). Part of the one route table, `functions/routes.ts`. */
 import { routesIn, type RouteSpec } from "../route-spec.js";
-import { snippetRoutes, wikiRoutes } from "./snippet-wiki-routes.js";
+import { projectSnippetRoutes, snippetRoutes, wikiRoutes } from "./snippet-wiki-routes.js";
 
 const r = routesIn("hosting/http");
 
@@ -36,5 +36,6 @@ export const hostingRoutes: RouteSpec[] = [
   r("POST", "/api/v4/groups/:id/members", "add-group-member"),
   r("DELETE", "/api/v4/groups/:id/members/:user_id", "remove-group-member"),
   ...snippetRoutes,
+  ...projectSnippetRoutes,
   ...wikiRoutes,
 ];

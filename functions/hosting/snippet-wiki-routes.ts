@@ -1,4 +1,4 @@
-/** Personal snippets and group wikis. Part of the one route table, `functions/routes.ts`. */
+/** Personal and project snippets, and group wikis. Part of the one route table, `functions/routes.ts`. */
 import { routesIn, type RouteSpec } from "../route-spec.js";
 
 const r = routesIn("hosting/http");
@@ -12,6 +12,18 @@ export const snippetRoutes: RouteSpec[] = [
   r("GET", "/api/v4/snippets/:id/raw", "snippet-raw"),
   r("GET", "/api/v4/snippets/:id/files/:ref/:file_path/raw", "snippet-file-raw"),
   r("GET", "/api/v4/snippets/:id/user_agent_detail", "snippet-user-agent-detail"),
+];
+
+/** Project snippets: repositories of their own like personal ones, reached through their project. */
+export const projectSnippetRoutes: RouteSpec[] = [
+  r("GET", "/api/v4/projects/:id/snippets", "list-project-snippets"),
+  r("POST", "/api/v4/projects/:id/snippets", "create-project-snippet"),
+  r("GET", "/api/v4/projects/:id/snippets/:snippet_id", "get-project-snippet"),
+  r("PUT", "/api/v4/projects/:id/snippets/:snippet_id", "update-project-snippet"),
+  r("DELETE", "/api/v4/projects/:id/snippets/:snippet_id", "delete-project-snippet"),
+  r("GET", "/api/v4/projects/:id/snippets/:snippet_id/raw", "project-snippet-raw"),
+  r("GET", "/api/v4/projects/:id/snippets/:snippet_id/files/:ref/:file_path/raw", "project-snippet-file-raw"),
+  r("GET", "/api/v4/projects/:id/snippets/:snippet_id/user_agent_detail", "project-snippet-user-agent-detail"),
 ];
 
 export const wikiRoutes: RouteSpec[] = [

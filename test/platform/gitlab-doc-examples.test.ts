@@ -220,6 +220,15 @@ const builders: Record<string, (v: Vars) => Promise<void>> = {
     ];
     v.snippet = String((await call("POST", "/api/v4/snippets", { title: "test", visibility: "private", files })).body.id);
   },
+  /** A snippet of a project (the doc's project 1, snippet 2), with the files the doc reads. */
+  async project_snippet(v) {
+    await builders.project!(v);
+    const files = [
+      { file_path: "add.rb", content: "Hello World snippet" },
+      { file_path: "snippet.rb", content: "Hello World snippet" },
+    ];
+    v.project_snippet = String((await call("POST", `/api/v4/projects/${v.project}/snippets`, { title: "test", description: "Ruby test snippet", visibility: "private", files })).body.id);
+  },
   /** A group whose wiki has the pages the doc reads, edits and deletes. */
   async wiki(v) {
     await builders.group!(v);

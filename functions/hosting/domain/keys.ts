@@ -32,6 +32,8 @@ export const storageIndexPk = (kind: ContainerKind, storage: string) => `STORAGE
 export const allProjectsIndex = (id: number) => ({ gsi1pk: "PROJECTS", gsi1sk: pad(id) });
 export const allGroupsIndex = (id: number) => ({ gsi1pk: "GROUPS", gsi1sk: pad(id) });
 export const snippetsOfAuthorIndex = (userId: number, id: number) => ({ gsi1pk: `USER#${userId}#SNIPPETS`, gsi1sk: pad(id) });
+/** A project's snippets (they are not in their author's personal list). */
+export const snippetsOfProjectIndex = (projectId: number, id: number) => ({ gsi1pk: `PROJECT#${projectId}#SNIPPETS`, gsi1sk: pad(id) });
 export const memberKey = (kind: "project" | "group", containerId: number, userId: number) => ({
   pk: `${kind.toUpperCase()}#${containerId}`,
   sk: `MEMBER#${pad(userId)}`,

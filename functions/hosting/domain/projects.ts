@@ -9,6 +9,7 @@ import { allProjectsIndex, containerKey, groupChildKey, pathClaimKey, storageInd
 import type { Namespace } from "./namespaces.js";
 import { commitActions, hashedRelativePath, initRepository, removeRepository } from "./git/index.js";
 import { withRepositoryWrite } from "./write-path.js";
+import { deleteSnippetsOfProject } from "./snippets.js";
 import { listProjects, listingAttributes, listingWrites, type ProjectPage } from "./project-listing.js";
 
 export const FEATURES = [
@@ -191,10 +192,11 @@ async function saveProject(before: Project, next: Project): Promise<Project> {
 }
 
 /**
- * Deletes the project and its repository. Refused while the repository is read-only (a storage move
- * holds it): deleting under a running move would leave a copy behind on the destination.
+ * Deletes the project, its snippets and their repositories. Refused while a repository is read-only
+ * (a storage move holds it): deleting under a running move would leave a copy behind on the destination.
  */
 export async function deleteProject(project: Project): Promise<void> {
+  await deleteSnippetsOfProject(project.id);
   await withRepositoryWrite("project", project.id, async (location) => {
     await transact([
       { Delete: { Key: containerKey("project", project.id) } },

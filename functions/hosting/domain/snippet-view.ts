@@ -2,12 +2,18 @@
 import { basicUser, type User } from "../../identity/domain/users.js";
 import type { Snippet } from "./snippets.js";
 
-const webUrlOf = (snippet: Pick<Snippet, "id">, baseUrl: string) => `${baseUrl}/-/snippets/${snippet.id}`;
+/** Where a snippet lives on the web: `/-/snippets/:id`, under its project's path for a project snippet. */
+const webUrlOf = (snippet: Pick<Snippet, "id">, baseUrl: string, projectPath?: string) =>
+  `${baseUrl}${projectPath ? `/${projectPath}` : ""}/-/snippets/${snippet.id}`;
 
-/** `BasicSnippet`: what a snippet storage move record nests as `snippet`. */
-export function basicSnippetView(snippet: Snippet, baseUrl: string) {
-  const webUrl = webUrlOf(snippet, baseUrl);
+/**
+ * `BasicSnippet`: what a snippet storage move record nests as `snippet`. `projectPath` is the full
+ * path of a project snippet's project (its URLs are under it); a move record leaves it out.
+ */
+export function basicSnippetView(snippet: Snippet, baseUrl: string, projectPath?: string) {
+  const webUrl = webUrlOf(snippet, baseUrl, projectPath);
   const host = new URL(baseUrl).hostname;
+  const repoPath = `${projectPath ? `${projectPath}/` : ""}snippets/${snippet.id}`;
   return {
     id: snippet.id,
     title: snippet.title,
@@ -15,27 +21,27 @@ export function basicSnippetView(snippet: Snippet, baseUrl: string) {
     visibility: snippet.visibility,
     updated_at: snippet.updatedAt,
     created_at: snippet.createdAt,
-    // Personal snippets only: project snippets are not offered by this service.
-    project_id: null,
+    project_id: snippet.projectId ?? null,
     web_url: webUrl,
     raw_url: `${webUrl}/raw`,
-    ssh_url_to_repo: `git@${host}:snippets/${snippet.id}.git`,
-    http_url_to_repo: `${baseUrl}/snippets/${snippet.id}.git`,
+    ssh_url_to_repo: `git@${host}:${repoPath}.git`,
+    http_url_to_repo: `${baseUrl}/${repoPath}.git`,
   };
 }
 
 /** Raw URL of one file at `main`, as GitLab links it (`/-/snippets/:id/raw/:ref/:path`). */
-export const snippetFileRawUrl = (snippet: Pick<Snippet, "id">, baseUrl: string, path: string) =>
-  `${webUrlOf(snippet, baseUrl)}/raw/main/${path.split("/").map(encodeURIComponent).join("/")}`;
+export const snippetFileRawUrl = (snippet: Pick<Snippet, "id">, baseUrl: string, path: string, projectPath?: string) =>
+  `${webUrlOf(snippet, baseUrl, projectPath)}/raw/main/${path.split("/").map(encodeURIComponent).join("/")}`;
 
-export function snippetView(snippet: Snippet, author: User | undefined, files: string[], baseUrl: string, opts: { admin: boolean }) {
+/** `PersonalSnippet`, or `ProjectSnippet` when `opts.projectPath` is given. */
+export function snippetView(snippet: Snippet, author: User | undefined, files: string[], baseUrl: string, opts: { admin: boolean; projectPath?: string }) {
   return {
-    ...basicSnippetView(snippet, baseUrl),
+    ...basicSnippetView(snippet, baseUrl, opts.projectPath),
     author: author ? basicUser(author, baseUrl) : null,
     // Snippets here never expire; GitLab sends the key with null for those.
     expires_at: null,
     file_name: files[0] ?? null,
-    files: files.map((path) => ({ path, raw_url: snippetFileRawUrl(snippet, baseUrl, path) })),
+    files: files.map((path) => ({ path, raw_url: snippetFileRawUrl(snippet, baseUrl, path, opts.projectPath) })),
     // Admin-only in GitLab: it reveals the instance's storage layout.
     ...(opts.admin ? { repository_storage: snippet.storage } : {}),
   };

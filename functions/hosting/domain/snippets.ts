@@ -1,12 +1,16 @@
-/** Personal snippets: a titled set of files kept in the snippet's own repository (branch `main`). */
-import { getItem, isConditionFailure, nextId, putItem, queryPage, transact, updateItem, GSI1 } from "../../platform/db/table.js";
+/**
+ * Snippets: a titled set of files kept in the snippet's own repository (branch `main`). Personal
+ * snippets belong to their author; project snippets (`projectId`) also to a project, whose members
+ * reach them through `project-snippets.ts`. Both kinds live on storages and move with snippet moves.
+ */
+import { getItem, isConditionFailure, nextId, putItem, queryAll, queryPage, transact, updateItem, GSI1 } from "../../platform/db/table.js";
 import type { RequestOrigin } from "../../platform/http/request-origin.js";
 import { badRequest, forbidden, notFound, paramError } from "../../platform/http/errors.js";
 import { describeError, log } from "../../platform/log.js";
 import type { Principal } from "../../identity/domain/auth.js";
 import { pickStorage } from "../../identity/domain/settings.js";
 import { AccessLevel, canSee, type Visibility } from "./access.js";
-import { containerKey, snippetsOfAuthorIndex, storageIndexKeys } from "./keys.js";
+import { containerKey, snippetsOfAuthorIndex, snippetsOfProjectIndex, storageIndexKeys } from "./keys.js";
 import { commitActions, hashedRelativePath, initRepository, listTree, readFile, removeRepository } from "./git/index.js";
 import { readRepository } from "./read-path.js";
 import { withRepositoryWrite, type RepositoryLocation } from "./write-path.js";
@@ -30,6 +34,8 @@ export interface Snippet {
   readOnly: boolean;
   /** Who created it from where (GitLab's `user_agent_detail`, for administrators); absent on older snippets. */
   createdFrom?: RequestOrigin;
+  /** Set on a project snippet: the project it belongs to. */
+  projectId?: number;
 }
 
 export interface SnippetFileAction {
@@ -45,12 +51,13 @@ export async function findSnippet(id: number): Promise<Snippet | undefined> {
 }
 
 /**
- * The snippet if the caller may see it (private: author and admins; internal: any signed-in user;
- * public: everyone), and whether it may change it (author or admin). Hidden snippets answer 404.
+ * The personal snippet if the caller may see it (private: author and admins; internal: any signed-in
+ * user; public: everyone), and whether it may change it (author or admin). Hidden snippets answer
+ * 404, and so do project snippets: their project decides who sees them (`project-snippets.ts`).
  */
 export async function visibleSnippet(principal: Principal | undefined, id: number) {
   const snippet = await findSnippet(id);
-  if (!snippet) throw notFound("Snippet");
+  if (!snippet || snippet.projectId !== undefined) throw notFound("Snippet");
   const mayWrite = !!principal && (principal.user.admin || principal.user.id === snippet.authorId);
   if (!canSee(principal, snippet.visibility, mayWrite ? AccessLevel.owner : AccessLevel.none)) throw notFound("Snippet");
   return { snippet, mayWrite };
@@ -66,7 +73,7 @@ const authorOf = (p: Principal) => ({ name: p.user.name, email: p.user.email });
 
 export async function createSnippet(
   principal: Principal,
-  input: { title: string; description?: string; visibility?: Visibility; files: Array<{ file_path: string; content: string }>; createdFrom?: RequestOrigin },
+  input: { title: string; description?: string; visibility?: Visibility; files: Array<{ file_path: string; content: string }>; createdFrom?: RequestOrigin; projectId?: number },
 ): Promise<Snippet> {
   const storage = await pickStorage();
   if (!storage) throw badRequest("no repository storage is available for new snippets");
@@ -84,10 +91,12 @@ export async function createSnippet(
     relativePath: hashedRelativePath("snippet", id),
     readOnly: false,
     ...(input.createdFrom ? { createdFrom: input.createdFrom } : {}),
+    ...(input.projectId !== undefined ? { projectId: input.projectId } : {}),
   };
   // Repository first, then the item that points at it: no reader ever sees a dangling snippet.
   await initRepository(storage, snippet.relativePath, { defaultBranch: SNIPPET_BRANCH });
-  const item = { ...containerKey("snippet", id), ...snippetsOfAuthorIndex(snippet.authorId, id), ...storageIndexKeys("snippet", storage, id), type: "snippet", ...snippet };
+  const listedUnder = snippet.projectId !== undefined ? snippetsOfProjectIndex(snippet.projectId, id) : snippetsOfAuthorIndex(snippet.authorId, id);
+  const item = { ...containerKey("snippet", id), ...listedUnder, ...storageIndexKeys("snippet", storage, id), type: "snippet", ...snippet };
   try {
     await putItem(item);
     await withRepositoryWrite("snippet", id, (loc) =>
@@ -177,6 +186,25 @@ export async function deleteSnippet(snippet: Snippet): Promise<void> {
 export async function listSnippetsOfAuthor(authorId: number, offset: number, limit: number) {
   const page = await queryPage<Snippet>({ index: GSI1, pk: snippetsOfAuthorIndex(authorId, 0).gsi1pk, offset, limit });
   return { snippets: page.items, hasMore: page.hasMore };
+}
+
+/** A project's snippets, newest first (GitLab's `GET /projects/:id/snippets`). */
+export async function listSnippetsOfProject(projectId: number, offset: number, limit: number) {
+  const page = await queryPage<Snippet>({ index: GSI1, pk: snippetsOfProjectIndex(projectId, 0).gsi1pk, offset, limit });
+  return { snippets: page.items, hasMore: page.hasMore };
+}
+
+/**
+ * Deletes every snippet of a project, before the project itself goes: each through the write path,
+ * so one held by a storage move refuses the whole deletion (the caller retries) instead of leaving
+ * a copy behind.
+ */
+export async function deleteSnippetsOfProject(projectId: number): Promise<void> {
+  const items = await queryAll<{ id: number }>({ index: GSI1, pk: snippetsOfProjectIndex(projectId, 0).gsi1pk });
+  for (const { id } of items) {
+    const snippet = await findSnippet(id);
+    if (snippet) await deleteSnippet(snippet);
+  }
 }
 
 async function filesAt(loc: RepositoryLocation): Promise<string[]> {

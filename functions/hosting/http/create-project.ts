@@ -7,7 +7,7 @@ import { paramError } from "../../platform/http/errors.js";
 import { createProject } from "../domain/projects.js";
 import { projectView } from "../domain/project-view.js";
 import { targetNamespace } from "../domain/namespaces.js";
-import { chosenFeatures, featureFields, pathSegment, slugify, visibility } from "./schemas.js";
+import { chosenFeatures, featureFields, legacyFeatureFlags, pathSegment, slugify, visibility } from "./schemas.js";
 import { configuredStorage } from "./storage-choice.js";
 
 /**
@@ -29,6 +29,7 @@ export const endpoint = defineEndpoint(
       default_branch: z.optional(z.string().check(z.regex(/^[A-Za-z0-9._\/-]{1,255}$/))),
       repository_storage: z.optional(z.string().check(z.maxLength(255))),
       ...featureFields,
+      ...legacyFeatureFlags,
     }),
   },
   async ({ c, principal, body }) => {

@@ -2,7 +2,7 @@ import { defineEndpoint } from "../../platform/http/endpoint.js";
 import { lambda } from "../../platform/http/lambda.js";
 import { notFound } from "../../platform/http/errors.js";
 import { findSnippet } from "../domain/snippets.js";
-import { snippetParams } from "./snippet-common.js";
+import { snippetParams, userAgentDetail } from "./snippet-common.js";
 
 /**
  * GitLab's `GET /snippets/:id/user_agent_detail`, for administrators: the user agent and address the
@@ -14,8 +14,7 @@ export const endpoint = defineEndpoint(
   async ({ params }) => {
     const snippet = await findSnippet(params.id);
     if (!snippet) throw notFound("Snippet");
-    if (!snippet.createdFrom) throw notFound("UserAgentDetail");
-    return { user_agent: snippet.createdFrom.userAgent, ip_address: snippet.createdFrom.ipAddress, akismet_submitted: false };
+    return userAgentDetail(snippet);
   },
 );
 export const handler = lambda(endpoint);

@@ -7,7 +7,7 @@ import { scheduleContainerMove } from "../../moves/domain/schedule.js";
 import { AccessLevel } from "../domain/access.js";
 import { updateProject, visibleProject } from "../domain/projects.js";
 import { projectView } from "../domain/project-view.js";
-import { chosenFeatures, featureFields, projectParams, visibility } from "./schemas.js";
+import { chosenFeatures, featureFields, legacyFeatureFlags, projectParams, visibility } from "./schemas.js";
 import { configuredStorage } from "./storage-choice.js";
 
 /**
@@ -27,6 +27,7 @@ export const endpoint = defineEndpoint(
       default_branch: z.optional(z.string().check(z.regex(/^[A-Za-z0-9._\/-]{1,255}$/))),
       repository_storage: z.optional(z.string().check(z.maxLength(255))),
       ...featureFields,
+      ...legacyFeatureFlags,
     }),
   },
   async ({ c, principal, params, body }) => {

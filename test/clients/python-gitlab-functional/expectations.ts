@@ -87,9 +87,7 @@ export const NOT_YET_PASSING: Record<string, string> = {
   "api/test_groups.py::test_group_transfer": `${NOT_YET} \`POST /groups/:id/transfer\``,
   "api/test_groups.py::test_group_saml_group_links": "expected to fail by upstream itself (SAML, Premium)",
   // api/test_snippets.py, api/test_wikis.py
-  "api/test_snippets.py::test_project_snippets": `${NOT_YET} \`snippets_enabled\` and project snippets`,
-  "api/test_snippets.py::test_project_snippet_discussion": "out of scope: discussions (on project snippets, not yet)",
-  "api/test_snippets.py::test_project_snippet_file": `${NOT_YET} project snippets`,
+  "api/test_snippets.py::test_project_snippet_discussion": "out of scope: discussions",
   "api/test_wikis.py::test_wikis": `${NOT_YET} project wikis`,
   // api/test_repository.py
   "api/test_repository.py::test_repository_tree": `${NOT_YET} the repository files API (its fixture) and raw blobs`,
