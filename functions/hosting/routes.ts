@@ -13,6 +13,7 @@ export const hostingRoutes: RouteSpec[] = [
   r("POST", "/api/v4/projects/:id/archive", "archive-project"),
   r("POST", "/api/v4/projects/:id/unarchive", "unarchive-project"),
   r("GET", "/api/v4/projects/:id/storage", "get-project-storage"),
+  r("GET", "/api/v4/projects/:id/groups", "list-project-groups"),
   r("GET", "/api/v4/projects/:id/members", "list-project-members"),
   r("POST", "/api/v4/projects/:id/members", "add-project-member"),
   r("DELETE", "/api/v4/projects/:id/members/:user_id", "remove-project-member"),
@@ -35,6 +36,9 @@ export const hostingRoutes: RouteSpec[] = [
   r("GET", "/api/v4/groups/:id/members", "list-group-members"),
   r("POST", "/api/v4/groups/:id/members", "add-group-member"),
   r("DELETE", "/api/v4/groups/:id/members/:user_id", "remove-group-member"),
+  r("GET", "/api/v4/namespaces", "list-namespaces"),
+  r("GET", "/api/v4/namespaces/:id", "get-namespace"),
+  r("GET", "/api/v4/namespaces/:id/exists", "namespace-exists"),
   ...snippetRoutes,
   ...wikiRoutes,
 ];
