@@ -150,6 +150,25 @@ describe("application settings", () => {
     const u = await newUser();
     expect((await api("GET", "/api/v4/application/settings", { token: u.token })).status).toBe(403);
   });
+
+  it("stores default_projects_limit and signup_enabled, each change alone", async () => {
+    const put = (body: Record<string, unknown>, token = adminToken()) => api("PUT", "/api/v4/application/settings", { token, body });
+    const before = (await api("GET", "/api/v4/application/settings", { token: adminToken() })).body;
+    expect(before).toMatchObject({ default_projects_limit: expect.any(Number), signup_enabled: expect.any(Boolean) });
+    try {
+      expect((await put({ default_projects_limit: 42 })).body).toMatchObject({ default_projects_limit: 42, signup_enabled: before.signup_enabled });
+      expect((await put({ signup_enabled: !before.signup_enabled })).body).toMatchObject({ default_projects_limit: 42, signup_enabled: !before.signup_enabled });
+      expect((await api("GET", "/api/v4/application/settings", { token: adminToken() })).body).toMatchObject({ default_projects_limit: 42, signup_enabled: !before.signup_enabled, repository_storages_weighted: before.repository_storages_weighted });
+      expect(await put({ default_projects_limit: -1 })).toMatchObject({ status: 400, body: { message: { default_projects_limit: ["must be greater than or equal to 0"] } } });
+      expect((await put({ default_projects_limit: 2 ** 31 })).status).toBe(400);
+      expect((await put({ default_projects_limit: "many" })).status).toBe(400);
+      expect((await put({ signup_enabled: "perhaps" })).status).toBe(400);
+      expect((await put({ default_projects_limit: 1 }, (await newUser()).token)).status).toBe(403);
+      expect((await api("GET", "/api/v4/application/settings", { token: adminToken() })).body.default_projects_limit).toBe(42);
+    } finally {
+      await put({ default_projects_limit: before.default_projects_limit, signup_enabled: before.signup_enabled });
+    }
+  });
 });
 
 describe("routing and error policy", () => {

@@ -203,6 +203,15 @@ const builders: Record<string, (v: Vars) => Promise<void>> = {
   async group(v) {
     v.group = String((await call("POST", "/api/v4/groups", { name: "Doc group", path: unique("doc") })).body.id);
   },
+  /** The doc's `my-group`, a subgroup of `group`. */
+  async my_group(v) {
+    await builders.group!(v);
+    await call("POST", "/api/v4/groups", { name: "My group", path: "my-group", parent_id: Number(v.group) });
+  },
+  async group_project(v) {
+    await builders.group!(v);
+    v.project = String((await call("POST", "/api/v4/projects", { name: unique("doc"), namespace_id: Number(v.group) })).body.id);
+  },
   async project_member(v) {
     await builders.project!(v);
     await builders.user!(v);

@@ -56,6 +56,36 @@ export async function saveOutboundPolicy(change: Partial<OutboundPolicy>): Promi
 }
 
 /**
+ * Account settings GitLab administrators set: `default_projects_limit` (GitLab's default 100000, the
+ * `projects_limit` GitLab gives new users) and `signup_enabled`. Both are stored and shown; neither
+ * changes behaviour here — users have no `projects_limit`, and there is no self sign-up, which is
+ * why `signup_enabled` reads false until set.
+ */
+export interface AccountSettings {
+  defaultProjectsLimit: number;
+  signupEnabled: boolean;
+}
+
+interface AccountItem {
+  default_projects_limit?: number;
+  signup_enabled?: boolean;
+}
+
+export async function accountSettings(): Promise<AccountSettings> {
+  const item = await getItem<AccountItem>(settingsKey.pk, settingsKey.sk);
+  return { defaultProjectsLimit: item?.default_projects_limit ?? 100_000, signupEnabled: item?.signup_enabled ?? false };
+}
+
+export async function saveAccountSettings(change: Partial<AccountSettings>): Promise<AccountSettings> {
+  const sets: string[] = [];
+  const values: Record<string, unknown> = {};
+  if (change.defaultProjectsLimit !== undefined) (sets.push("default_projects_limit = :p"), (values[":p"] = change.defaultProjectsLimit));
+  if (change.signupEnabled !== undefined) (sets.push("signup_enabled = :s"), (values[":s"] = change.signupEnabled));
+  if (sets.length) await updateItem({ ...settingsKey, update: `SET ${sets.join(", ")}`, values });
+  return accountSettings();
+}
+
+/**
  * `max_by { rand ** (1/w) }`: P(storage) = w / Σw. `exclude` removes candidates (a move never picks
  * its own source). Returns undefined when nothing can be picked.
  */

@@ -1,15 +1,17 @@
 import { defineEndpoint } from "../../platform/http/endpoint.js";
 import { lambda } from "../../platform/http/lambda.js";
 import type { OutboundPolicy } from "../../platform/outbound/policy.js";
-import { outboundPolicy, storageWeights } from "../domain/settings.js";
+import { accountSettings, outboundPolicy, storageWeights, type AccountSettings } from "../domain/settings.js";
 
 export const endpoint = defineEndpoint({ summary: "Application settings (admin)", access: "read", admin: true }, async () =>
-  settingsView(await storageWeights(), await outboundPolicy()),
+  settingsView(await storageWeights(), await outboundPolicy(), await accountSettings()),
 );
 export const handler = lambda(endpoint);
 
-export function settingsView(weights: Record<string, number>, outbound: OutboundPolicy) {
+export function settingsView(weights: Record<string, number>, outbound: OutboundPolicy, account: AccountSettings) {
   return {
+    default_projects_limit: account.defaultProjectsLimit,
+    signup_enabled: account.signupEnabled,
     repository_storages_weighted: weights,
     // The pre-13.1 array form, still read by some clients: storages with a positive weight.
     repository_storages: Object.entries(weights)

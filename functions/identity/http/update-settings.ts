@@ -5,7 +5,7 @@ import { bool, int } from "../../platform/http/params.js";
 import { storageNames } from "../../platform/config.js";
 import { paramError, validationError } from "../../platform/http/errors.js";
 import { parseAllowEntry } from "../../platform/outbound/policy.js";
-import { outboundPolicy, saveOutboundPolicy, saveStorageWeights, storageWeights } from "../domain/settings.js";
+import { accountSettings, outboundPolicy, saveAccountSettings, saveOutboundPolicy, saveStorageWeights, storageWeights } from "../domain/settings.js";
 import { settingsView } from "./get-settings.js";
 
 const ALLOWLIST = "outbound_local_requests_whitelist";
@@ -21,13 +21,17 @@ const rawList = () => z.pipe(z.string().check(z.maxLength(256 * MAX_ALLOWLIST)),
  * form (`repository_storages_weighted[fast]=100`), which the platform's form parser nests the same
  * way; the outbound filter's `allow_local_requests_from_web_hooks_and_services` and its allowlist, as
  * an array (`outbound_local_requests_whitelist`, or `…[]=` in a form) or one string
- * (`outbound_local_requests_allowlist_raw`). Only the settings given change.
+ * (`outbound_local_requests_allowlist_raw`); `default_projects_limit` (an integer ≥ 0, as GitLab
+ * validates it) and `signup_enabled`. Only the settings given change.
  */
 const settingsBody = z.object({
   repository_storages_weighted: z.optional(z.record(z.string(), z.pipe(int(), z.number().check(z.gte(0), z.lte(100))))),
   allow_local_requests_from_web_hooks_and_services: z.optional(bool()),
   outbound_local_requests_whitelist: z.optional(z.union([z.array(z.string().check(z.maxLength(255))), rawList()])),
   outbound_local_requests_allowlist_raw: z.optional(rawList()),
+  // GitLab keeps it in a 4-byte integer column.
+  default_projects_limit: z.optional(z.pipe(int(), z.number().check(z.lte(2_147_483_647)))),
+  signup_enabled: z.optional(bool()),
 });
 
 export const endpoint = defineEndpoint(
@@ -42,10 +46,14 @@ export const endpoint = defineEndpoint(
       const invalid = list.filter((entry) => !parseAllowEntry(entry));
       if (invalid.length) throw validationError({ [ALLOWLIST]: [`contains invalid entries: ${invalid.join(", ")}`] });
     }
+    // GitLab's model validation (`numericality: { only_integer: true, greater_than_or_equal_to: 0 }`), in its body.
+    if (body.default_projects_limit !== undefined && body.default_projects_limit < 0) throw validationError({ default_projects_limit: ["must be greater than or equal to 0"] });
     const allowLocal = body.allow_local_requests_from_web_hooks_and_services;
+    const account = { defaultProjectsLimit: body.default_projects_limit, signupEnabled: body.signup_enabled };
     return settingsView(
       Object.keys(weights).length ? await saveStorageWeights(weights) : await storageWeights(),
       allowLocal !== undefined || list ? await saveOutboundPolicy({ allowLocal, allowlist: list?.map((e) => e.trim()) }) : await outboundPolicy(),
+      account.defaultProjectsLimit !== undefined || account.signupEnabled !== undefined ? await saveAccountSettings(account) : await accountSettings(),
     );
   },
 );
