@@ -3,7 +3,7 @@
  */
 import { gitFs as fs } from "./git-fs.js";
 import { git, gitErrorCode } from "./engine.js";
-import { toCommitInfo, type CommitInfo } from "./commit-info.js";
+import { readCommitInfo, storedMessage, toCommitInfo, type CommitInfo } from "./commit-info.js";
 import { requireRepository } from "./lifecycle.js";
 import { headBranch, isNotFound, listBranchNames, resolveCommit, resolveExactRef, type ObjectCache } from "./refs.js";
 
@@ -87,7 +87,7 @@ export async function listCommits(
   const log = await git.log({ fs, gitdir, ref: commit, depth: offset + opts.limit + 1, cache });
   const page = log.slice(offset, offset + opts.limit);
   return {
-    commits: page.map((entry) => toCommitInfo(entry.oid, entry.commit)),
+    commits: await Promise.all(page.map(async (entry) => toCommitInfo(entry.oid, entry.commit, await storedMessage(gitdir, entry.oid, cache)))),
     hasMore: log.length > offset + opts.limit,
   };
 }
@@ -98,7 +98,7 @@ export async function getCommit(storage: string, rel: string, ref: string): Prom
   const cache: ObjectCache = {};
   const oid = await resolveCommit(gitdir, ref, cache);
   if (!oid) return undefined;
-  return toCommitInfo(oid, (await git.readCommit({ fs, gitdir, oid, cache })).commit);
+  return readCommitInfo(gitdir, oid, cache);
 }
 
 /** Branches sorted by name, each with the commit it points at. */
