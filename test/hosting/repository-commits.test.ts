@@ -154,7 +154,7 @@ describe("POST /projects/:id/repository/commits/:sha/revert", () => {
     await commit(id, "edit again", [{ action: "update", file_path: "README.md", content: "two\n" }]);
     const head = git(dir, "rev-parse", "main").trim();
     expect(await api("POST", `${commits(id)}/${target.id}/revert`, { token: owner.token, body: { branch: "main" } })).toMatchObject({ status: 400, body: { error_code: "conflict" } });
-    expect(await api("POST", `${commits(id)}/${target.id}/revert`, { token: owner.token, body: { branch: "main", dry_run: true } })).toMatchObject({ status: 400, body: { error_code: "conflict" } });
+    expect(await api("POST", `${commits(id)}/${target.id}/revert`, { token: owner.token, body: { branch: "main", dry_run: true } })).toMatchObject({ status: 400, body: { error_code: "conflict", dry_run: "error" } });
     expect(await api("POST", `${commits(id)}/nope/revert`, { token: owner.token, body: { branch: "main" } })).toMatchObject({ status: 404, body: { message: "404 Commit Not Found" } });
     expect(await api("POST", `${commits(id)}/${target.id}/revert`, { token: owner.token, body: { branch: "nope" } })).toMatchObject({ status: 404, body: { message: "404 Branch Not Found" } });
     expect(await api("POST", `${commits(id)}/${target.id}/revert`, { token: owner.token, body: {} })).toMatchObject({ status: 400 });

@@ -1,10 +1,10 @@
 import * as z from "zod/mini";
 import { defineEndpoint } from "../../platform/http/endpoint.js";
 import { lambda } from "../../platform/http/lambda.js";
-import { notFound } from "../../platform/http/errors.js";
+import { ApiError, notFound } from "../../platform/http/errors.js";
 import { bool } from "../../platform/http/params.js";
 import { baseUrl } from "../../platform/http/urls.js";
-import { getCommit, listBranches, revertCommit } from "../domain/git/index.js";
+import { ChangeError, getCommit, listBranches, revertCommit } from "../domain/git/index.js";
 import { readRepository } from "../domain/read-path.js";
 import { withRepositoryWrite } from "../domain/write-path.js";
 import { fullPathOf } from "../domain/projects.js";
@@ -42,7 +42,11 @@ export const endpoint = defineEndpoint(
         author: { name: principal.user.name, email: principal.user.email },
         dryRun: body.dry_run,
       }),
-    );
+    ).catch((err: unknown) => {
+      // GitLab marks a dry run's failure as such: `"dry_run": "error"` beside the usual body.
+      if (body.dry_run && err instanceof ChangeError) throw new ApiError(400, { message: err.message, error_code: err.errorCode, dry_run: "error" });
+      throw err;
+    });
     if (!reverted) return c.json({ dry_run: "success" }, 200);
     return { ...reverted, web_url: `${baseUrl(c)}/${fullPathOf(project)}/-/commit/${reverted.id}` };
   },
