@@ -205,3 +205,22 @@ describe("GET /projects/:id/repository/merge_base", () => {
     expect((await api("GET", `${url}?refs[]=main&refs[]=feature`, { token: (await newUser()).token })).status).toBe(404);
   });
 });
+
+describe("GET /projects/:id/repository/commits?all=true", () => {
+  it("lists the commits of every ref, newest first, where the default lists the default branch's only", async () => {
+    const { id, dir } = await newProject();
+    const onBranch = await commit(id, "on new-branch", [{ action: "create", file_path: "n", content: "n" }], "new-branch", "main");
+    git(dir, "tag", "only-a-tag", git(dir, "-c", "user.name=t", "-c", "user.email=t@example.com", "commit-tree", git(dir, "rev-parse", "main^{tree}").trim(), "-m", "tagged only", "-p", "main").trim());
+    const ids = async (query: string) => ((await api("GET", `${commits(id)}${query}`, { token: owner.token })).body as Array<{ id: string }>).map((c) => c.id);
+    expect(await ids("")).not.toContain(onBranch.id);
+    const all = await ids("?all=true");
+    expect(new Set(all)).toEqual(new Set(git(dir, "rev-list", "--all").trim().split("\n")));
+    expect(all).toContain(onBranch.id);
+    expect(all).toHaveLength(3);
+    // `ref_name` is ignored with `all`, as GitLab's `git log --all`; pages walk the same order.
+    expect(await ids("?all=true&ref_name=main")).toEqual(all);
+    const pages = [...(await ids("?all=true&per_page=2")), ...(await ids("?all=true&per_page=2&page=2"))];
+    expect(pages).toEqual(all);
+    expect((await api("GET", `${commits(id)}?all=maybe`, { token: owner.token })).status).toBe(400);
+  });
+});
