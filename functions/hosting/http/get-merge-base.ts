@@ -25,12 +25,13 @@ const mergeBaseQuery = z.object({ refs: z.union([ref, z.array(ref).check(z.maxLe
 export const endpoint = defineEndpoint(
   { summary: "Common ancestor of refs", access: "public", params: projectParams },
   async ({ c, principal, params }) => {
+    // Who may read the project comes first: a caller who may not learns nothing from a 400.
+    const project = await readableProject(principal, params.id);
     // The query holds an array, which the route's single-valued query cannot: read it as a form.
     const raw = parseFormParams([...new URL(c.req.url).searchParams.entries()].filter(([k]) => k === "refs" || k === "refs[]"));
     if (raw.refs === undefined) throw paramError("refs is missing");
     const query = z.parse(mergeBaseQuery, raw);
     const refs = (typeof query.refs === "string" ? [query.refs] : query.refs).flatMap((r) => r.split(",")).filter((r) => r !== "");
-    const project = await readableProject(principal, params.id);
     if (refs.length < 2) throw new ApiError(400, { message: "Provide at least 2 refs" });
     const result = await readRepository("project", project.id, project, (loc) => mergeBase(loc.storage, loc.relativePath, refs));
     if (result.unknown.length > 0) {
