@@ -111,6 +111,8 @@ describe("GET /projects/:id/repository/commits/:sha/merge_requests", () => {
     expect(res.headers.get("x-total")).toBe("0");
     expect(await api("GET", `${commits(id)}/nope/merge_requests`, { token: owner.token })).toMatchObject({ status: 404, body: { message: "404 Commit Not Found" } });
     expect((await api("GET", `${commits(id)}/main/merge_requests`, { token: (await newUser()).token })).status).toBe(404);
+    expect((await api("GET", `${commits(id)}/main/merge_requests`)).status).toBe(404);
+    expect((await api("GET", `${commits(id)}/main/merge_requests?per_page=0`, { token: owner.token })).status).toBe(400);
     expect((await api("PUT", `/api/v4/projects/${id}`, { token: owner.token, body: { merge_requests_access_level: "disabled" } })).status).toBe(200);
     expect(await api("GET", `${commits(id)}/main/merge_requests`, { token: owner.token })).toMatchObject({ status: 403, body: { message: "403 Forbidden" } });
   });
