@@ -126,18 +126,18 @@ describe("GET and HEAD /projects/:id/repository/files/:file_path/blame", () => {
     const ours = res.body.flatMap((r: { commit: { id: string }; lines: string[] }) => r.lines.map(() => r.commit.id));
     expect(ours).toEqual(byGit);
     expect(res.body.map((r: { commit: { message: string }; lines: string[] }) => [r.commit.message, r.lines])).toEqual([
-      ["first\n", ["l1"]],
-      ["second\n", ["new"]],
-      ["first\n", ["l3"]],
-      ["second\n", ["l4"]],
+      ["first", ["l1"]],
+      ["second", ["new"]],
+      ["first", ["l3"]],
+      ["second", ["l4"]],
     ]);
     const [first] = res.body;
     expect(Object.keys(first.commit)).toEqual(["id", "parent_ids", "message", "authored_date", "author_name", "author_email", "committed_date", "committer_name", "committer_email"]);
 
     const part = await api("GET", `${files(id, "src/a.txt")}/blame?ref=main&range[start]=2&range[end]=3`, { token: owner.token });
     expect(part.body.map((r: { commit: { message: string }; lines: string[] }) => [r.commit.message, r.lines])).toEqual([
-      ["second\n", ["new"]],
-      ["first\n", ["l3"]],
+      ["second", ["new"]],
+      ["first", ["l3"]],
     ]);
     expect(await api("GET", `${files(id, "src/a.txt")}/blame?ref=main&range[start]=3&range[end]=2`, { token: owner.token })).toMatchObject({
       status: 400,

@@ -190,6 +190,20 @@ const builders: Record<string, (v: Vars) => Promise<void>> = {
     const actions = [{ action: "create", file_path: "app/project.rb", content: "old content" }];
     await call("POST", `/api/v4/projects/${v.project}/repository/commits`, { branch: "main", commit_message: "file", actions });
   },
+  /** A commit "Feature added" on main (`commit`), the one the doc reverts and asks about. */
+  async project_feature(v) {
+    await builders.project!(v);
+    const actions = [{ action: "create", file_path: "feature.rb", content: "feature\n" }];
+    v.commit = (await call("POST", `/api/v4/projects/${v.project}/repository/commits`, { branch: "main", commit_message: "Feature added", actions })).body.id;
+  },
+  /** main and feature, each a commit past the initial commit: their merge base is that commit. */
+  async project_branches(v) {
+    await builders.project!(v);
+    const commit = async (branch: string, start_branch?: string) =>
+      (await call("POST", `/api/v4/projects/${v.project}/repository/commits`, { branch, start_branch, commit_message: branch, actions: [{ action: "create", file_path: `${branch}.txt`, content: branch }] })).body.id;
+    v.feature_head = await commit("feature", "main");
+    v.main_head = await commit("main");
+  },
   async archived_project(v) {
     await builders.project!(v);
     await call("POST", `/api/v4/projects/${v.project}/archive`);

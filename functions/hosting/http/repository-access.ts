@@ -5,7 +5,7 @@ import { AccessLevel } from "../domain/access.js";
 import { visibleProject } from "../domain/projects.js";
 
 /** The project with the caller's level, if the caller may read its code (404 otherwise). */
-async function codeReader(principal: Principal | undefined, id: string) {
+export async function codeReader(principal: Principal | undefined, id: string) {
   const { project, level } = await visibleProject(principal, id);
   const feature = project.features.repository_access_level;
   if (feature === "disabled") throw notFound("Repository");

@@ -8,7 +8,7 @@
  */
 import { gitFs as fs } from "./git-fs.js";
 import { git, gitErrorCode } from "./engine.js";
-import { toCommitInfo, type CommitInfo } from "./commit-info.js";
+import { readCommitInfo, type CommitInfo } from "./commit-info.js";
 import { fileAtRef, lastCommitForPath, type FileAtRef } from "./file-info.js";
 import { requireRepository } from "./lifecycle.js";
 import type { ObjectCache } from "./refs.js";
@@ -73,7 +73,7 @@ export async function blameFile(gitdir: string, start: string, filePath: string,
       continue;
     }
     let info = infos.get(id);
-    if (!info) infos.set(id, (info = toCommitInfo(id, (await git.readCommit({ fs, gitdir, oid: id, cache })).commit)));
+    if (!info) infos.set(id, (info = await readCommitInfo(gitdir, id, cache)));
     ranges.push({ commit: info, lines: [line] });
   }
   return ranges;

@@ -2,6 +2,9 @@
  * The commit representation of GitLab's API (`GET /projects/:id/repository/commits/:sha`).
  */
 import type { CommitObject } from "isomorphic-git";
+import { gitFs as fs } from "./git-fs.js";
+import { git } from "./engine.js";
+import type { ObjectCache } from "./refs.js";
 
 export interface CommitInfo {
   id: string;
@@ -18,13 +21,31 @@ export interface CommitInfo {
   parent_ids: string[];
 }
 
-export function toCommitInfo(oid: string, commit: CommitObject): CommitInfo {
+/** The commit `oid` as GitLab's API shows it, its message as stored (see `storedMessage`). */
+export async function readCommitInfo(gitdir: string, oid: string, cache: ObjectCache): Promise<CommitInfo> {
+  const [{ commit }, message] = await Promise.all([git.readCommit({ fs, gitdir, oid, cache }), storedMessage(gitdir, oid, cache)]);
+  return toCommitInfo(oid, commit, message);
+}
+
+/**
+ * The message exactly as the commit object holds it. isomorphic-git normalises messages it parses
+ * (one trailing newline, no carriage returns); GitLab shows them as stored: "Fix" for a commit made
+ * through the API, "Fix\n" for one `git commit` made.
+ */
+export async function storedMessage(gitdir: string, oid: string, cache: ObjectCache): Promise<string> {
+  const { object } = await git.readObject({ fs, gitdir, oid, format: "content", cache });
+  const text = Buffer.from(object as Uint8Array).toString("utf8");
+  const end = text.indexOf("\n\n");
+  return end === -1 ? "" : text.slice(end + 2);
+}
+
+export function toCommitInfo(oid: string, commit: CommitObject, message = commit.message): CommitInfo {
   const committedDate = gitDateToIso(commit.committer.timestamp, commit.committer.timezoneOffset);
   return {
     id: oid,
     short_id: oid.slice(0, 8),
-    title: commitTitle(commit.message),
-    message: commit.message,
+    title: commitTitle(message),
+    message,
     author_name: commit.author.name,
     author_email: commit.author.email,
     authored_date: gitDateToIso(commit.author.timestamp, commit.author.timezoneOffset),

@@ -6,7 +6,8 @@ import { join } from "node:path";
 import { git } from "./engine.js";
 import { applyAction, splitPath, type CommitAction } from "./actions.js";
 import { lastCommitIfPresent } from "./file-info.js";
-import { toCommitInfo, type CommitInfo } from "./commit-info.js";
+import { readCommitInfo, type CommitInfo } from "./commit-info.js";
+import { sanitizeIdentity, writeCommitObject } from "./commit-object.js";
 import { GitActionError } from "./errors.js";
 import { writeFileAtomic } from "./fs-util.js";
 import { requireRepository } from "./lifecycle.js";
@@ -55,16 +56,13 @@ export async function commitActions(storage: string, rel: string, input: CommitA
       name: sanitizeIdentity(input.author.name),
       email: sanitizeIdentity(input.author.email),
       timestamp: input.timestamp ?? Math.floor(Date.now() / 1000),
-      timezoneOffset: 0,
     };
-    const commit = { message: input.message, tree, parent: parent ? [parent] : [], author: who, committer: who };
-    const oid = await git.writeCommit({ fs, gitdir, commit });
+    const oid = await writeCommitObject(gitdir, { message: input.message, tree, parents: parent ? [parent] : [], author: who, committer: who });
     await updateRef(gitdir, branchRef, oid, branchHead);
     // The first branch of an empty repository becomes its default branch, as on GitLab.
     if (isEmpty) await writeFileAtomic(gitdir, join(gitdir, "HEAD"), `ref: ${branchRef}\n`);
     await mirrorToReplicas(paths);
-    // Read back so the returned message is exactly what git stored (it normalises newlines).
-    return toCommitInfo(oid, (await git.readCommit({ fs, gitdir, oid, cache })).commit);
+    return readCommitInfo(gitdir, oid, cache);
   });
 }
 
@@ -109,9 +107,4 @@ function validateInput(input: CommitActionsInput): void {
   if (input.timestamp !== undefined && (!Number.isInteger(input.timestamp) || input.timestamp < 0)) {
     throw new GitActionError("Invalid commit timestamp");
   }
-}
-
-/** git strips these from identities too; left in, they would corrupt the commit header. */
-function sanitizeIdentity(value: string): string {
-  return value.replace(/[<>\0\r\n]/g, "").trim();
 }

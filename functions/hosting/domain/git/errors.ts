@@ -42,3 +42,18 @@ export class ChecksumMismatchError extends Error {
     this.name = "ChecksumMismatchError";
   }
 }
+
+/**
+ * A revert (or cherry-pick) that does not apply: GitLab answers `400` with the sentence and an
+ * `error_code` saying why — `conflict`, or `empty` when nothing would change.
+ */
+export class ChangeError extends ApiError {
+  constructor(
+    message: string,
+    readonly errorCode: "conflict" | "empty",
+  ) {
+    super(400, { message, error_code: errorCode });
+    this.message = message;
+    this.name = "ChangeError";
+  }
+}

@@ -3,9 +3,10 @@
  */
 import { gitFs as fs } from "./git-fs.js";
 import { git, gitErrorCode } from "./engine.js";
-import { toCommitInfo, type CommitInfo } from "./commit-info.js";
+import { readCommitInfo, storedMessage, toCommitInfo, type CommitInfo } from "./commit-info.js";
 import { requireRepository } from "./lifecycle.js";
-import { headBranch, isNotFound, listBranchNames, resolveCommit, resolveExactRef, type ObjectCache } from "./refs.js";
+import type { CommitObject } from "isomorphic-git";
+import { headBranch, isNotFound, listAllRefs, listBranchNames, resolveCommit, resolveExactRef, type ObjectCache } from "./refs.js";
 
 export interface TreeItem {
   id: string;
@@ -72,24 +73,63 @@ export async function readFile(
   }
 }
 
-/** History reachable from `ref` (default branch when omitted), newest first. */
+/**
+ * History reachable from `ref` (default branch when omitted), newest first; with `all`, from every
+ * ref (git's `log --all`, which GitLab's `all=true` runs), `ref` ignored.
+ */
 export async function listCommits(
   storage: string,
   rel: string,
-  opts: { ref?: string; offset: number; limit: number },
+  opts: { ref?: string; all?: boolean; offset: number; limit: number },
 ): Promise<{ commits: CommitInfo[]; hasMore: boolean }> {
   const gitdir = await requireRepository(storage, rel);
   const cache: ObjectCache = {};
-  const commit = await resolveUserRef(gitdir, opts.ref, cache);
-  if (!commit || opts.limit <= 0) return { commits: [], hasMore: false };
+  if (opts.limit <= 0) return { commits: [], hasMore: false };
   // One extra entry tells whether another page exists without walking the whole history.
   const offset = Math.max(0, opts.offset);
-  const log = await git.log({ fs, gitdir, ref: commit, depth: offset + opts.limit + 1, cache });
+  const depth = offset + opts.limit + 1;
+  let log: Array<{ oid: string; commit: CommitObject }>;
+  if (opts.all) log = await logFrom(gitdir, await everyRefCommit(gitdir, cache), depth, cache);
+  else {
+    const commit = await resolveUserRef(gitdir, opts.ref, cache);
+    if (!commit) return { commits: [], hasMore: false };
+    log = await git.log({ fs, gitdir, ref: commit, depth, cache });
+  }
   const page = log.slice(offset, offset + opts.limit);
   return {
-    commits: page.map((entry) => toCommitInfo(entry.oid, entry.commit)),
+    commits: await Promise.all(page.map(async (entry) => toCommitInfo(entry.oid, entry.commit, await storedMessage(gitdir, entry.oid, cache)))),
     hasMore: log.length > offset + opts.limit,
   };
+}
+
+/** The commits every ref (branches, tags, the rest of `refs/`) and HEAD point at, each once. */
+async function everyRefCommit(gitdir: string, cache: ObjectCache): Promise<string[]> {
+  const names = [...(await listAllRefs(gitdir)).map((r) => r.name), "HEAD"];
+  const oids = await Promise.all(names.map((name) => resolveCommit(gitdir, name, cache)));
+  return [...new Set(oids.filter((oid): oid is string => oid !== undefined))];
+}
+
+/**
+ * The first `depth` commits reachable from `starts`, newest committer date first, as `git log`
+ * orders several starting points: always the newest commit not yet shown, then its parents join in.
+ */
+async function logFrom(gitdir: string, starts: string[], depth: number, cache: ObjectCache): Promise<Array<{ oid: string; commit: CommitObject }>> {
+  const read = async (oid: string) => ({ oid, commit: (await git.readCommit({ fs, gitdir, oid, cache })).commit });
+  const seen = new Set(starts);
+  const frontier = await Promise.all(starts.map(read));
+  const out: Array<{ oid: string; commit: CommitObject }> = [];
+  while (frontier.length > 0 && out.length < depth) {
+    let newest = 0;
+    for (let i = 1; i < frontier.length; i++) if (frontier[i]!.commit.committer.timestamp > frontier[newest]!.commit.committer.timestamp) newest = i;
+    const [next] = frontier.splice(newest, 1);
+    out.push(next!);
+    for (const parent of next!.commit.parent) {
+      if (seen.has(parent)) continue;
+      seen.add(parent);
+      frontier.push(await read(parent));
+    }
+  }
+  return out;
 }
 
 /** One commit by ref or (abbreviated) id, or undefined. */
@@ -98,7 +138,7 @@ export async function getCommit(storage: string, rel: string, ref: string): Prom
   const cache: ObjectCache = {};
   const oid = await resolveCommit(gitdir, ref, cache);
   if (!oid) return undefined;
-  return toCommitInfo(oid, (await git.readCommit({ fs, gitdir, oid, cache })).commit);
+  return readCommitInfo(gitdir, oid, cache);
 }
 
 /** Branches sorted by name, each with the commit it points at. */

@@ -3,6 +3,9 @@
  */
 export { initRepository, removeRepository, repositoryExists, repositorySize } from "./lifecycle.js";
 export { commitActions, type CommitActionsInput } from "./commit.js";
+export { revertCommit, type RevertInput } from "./revert.js";
+export { commitDiff, type DiffEntry } from "./diff.js";
+export { refsContaining, mergeBase, type RefType } from "./ancestry.js";
 export type { CommitAction } from "./actions.js";
 export type { CommitInfo } from "./commit-info.js";
 export {
@@ -18,6 +21,6 @@ export { setDefaultBranch } from "./head.js";
 export { checksum, replicaChecksums, EMPTY_CHECKSUM } from "./checksum.js";
 export { replicate, type RepositoryLocation, type ReplicateOptions } from "./replicate.js";
 export { withRepositoryMutex } from "./mutex.js";
-export { GitActionError, UnknownStorageError, RepositoryNotFoundError, ChecksumMismatchError } from "./errors.js";
+export { GitActionError, ChangeError, UnknownStorageError, RepositoryNotFoundError, ChecksumMismatchError } from "./errors.js";
 export { fileAtRef, type FileAtRef, type FileLookup } from "./file-info.js";
 export { blameAtRef, type BlameRange } from "./blame.js";
