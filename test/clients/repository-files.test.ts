@@ -39,8 +39,8 @@ describe("python-gitlab project.files", () => {
     expect(seen.raw).toBe("class Py\nend\n");
     expect(seen.after_update).toBe("class Py2\nend\n");
     expect(seen.blame).toEqual([
-      ["python update\n", ["class Py2"]],
-      ["python create\n", ["end"]],
+      ["python update", ["class Py2"]],
+      ["python create", ["end"]],
     ]);
     expect(seen.stale).toEqual({ status: 400, message: "You are attempting to update a file that has changed since you started editing it." });
     expect(seen.after_delete).toEqual({ status: 404, message: "404 File Not Found" });
