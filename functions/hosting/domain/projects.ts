@@ -75,8 +75,9 @@ export async function visibleProject(principal: Principal | undefined, idOrPath:
  * The projects among `ids` the caller may see, in the order given, with the caller's level: one
  * batched read for all of them (a user's project list would otherwise cost a GetItem per project).
  */
-export async function visibleProjects(principal: Principal | undefined, ids: number[]): Promise<Array<{ project: Project; level: number }>> {
-  const found = (await getItems<Project>(ids.map((id) => containerKey("project", id)))).filter((p): p is Project => !!p);
+export async function visibleProjects(principal: Principal | undefined, ids: number[], keep: (p: Project) => boolean = () => true): Promise<Array<{ project: Project; level: number }>> {
+  // `keep` narrows before the caller's level is looked up: those reads are only for projects wanted.
+  const found = (await getItems<Project>(ids.map((id) => containerKey("project", id)))).filter((p): p is Project => !!p && keep(p));
   const levels = await Promise.all(found.map((project) => projectLevel(principal, subject(project))));
   return found.flatMap((project, i) => (canSee(principal, project.visibility, levels[i]!) ? [{ project, level: levels[i]! }] : []));
 }

@@ -200,11 +200,8 @@ export async function listSnippetsOfProject(projectId: number, offset: number, l
  * a copy behind.
  */
 export async function deleteSnippetsOfProject(projectId: number): Promise<void> {
-  const items = await queryAll<{ id: number }>({ index: GSI1, pk: snippetsOfProjectIndex(projectId, 0).gsi1pk });
-  for (const { id } of items) {
-    const snippet = await findSnippet(id);
-    if (snippet) await deleteSnippet(snippet);
-  }
+  // The index holds whole items, and each deletion re-reads its own under the write lease.
+  for (const snippet of await queryAll<Snippet>({ index: GSI1, pk: snippetsOfProjectIndex(projectId, 0).gsi1pk })) await deleteSnippet(snippet);
 }
 
 async function filesAt(loc: RepositoryLocation): Promise<string[]> {

@@ -7,7 +7,7 @@ import { notFound } from "../../platform/http/errors.js";
 import { baseUrl } from "../../platform/http/urls.js";
 import { queryAll, GSI1 } from "../../platform/db/table.js";
 import { findUser } from "../../identity/domain/users.js";
-import { visibleProjects } from "../domain/projects.js";
+import { visibleProjects, type Project } from "../domain/projects.js";
 import { projectView } from "../domain/project-view.js";
 
 /**
@@ -25,8 +25,8 @@ export const endpoint = defineEndpoint(
     ]);
     if (!user) throw notFound("User");
     const page = pageRequest(query);
-    const visible = await visibleProjects(principal, memberships.map((m) => Number(m.gsi1sk)));
-    const projects = visible.map((v) => v.project).filter((p) => p.namespace.kind === "user" && p.namespace.id === user.id);
+    const personal = (p: Project) => p.namespace.kind === "user" && p.namespace.id === user.id;
+    const projects = (await visibleProjects(principal, memberships.map((m) => Number(m.gsi1sk)), personal)).map((v) => v.project);
     setPageHeaders(c, page, projects.length > page.offset + page.perPage, projects.length);
     const admin = principal?.user.admin ?? false;
     return projects.slice(page.offset, page.offset + page.perPage).map((p) => projectView(p, baseUrl(c), { admin }));

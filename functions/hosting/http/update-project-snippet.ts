@@ -3,7 +3,7 @@ import { defineEndpoint } from "../../platform/http/endpoint.js";
 import { lambda } from "../../platform/http/lambda.js";
 import { paramError } from "../../platform/http/errors.js";
 import { writableProjectSnippet } from "../domain/project-snippets.js";
-import { snippetFiles, updateSnippet, type SnippetFileAction } from "../domain/snippets.js";
+import { snippetFiles, updateSnippet, type Snippet, type SnippetFileAction } from "../domain/snippets.js";
 import { projectSnippetParams, renderProjectSnippet, requireSomeChange, snippetChangesBody } from "./snippet-common.js";
 
 /**
@@ -19,11 +19,12 @@ export const endpoint = defineEndpoint(
   },
   async ({ c, principal, params, body }) => {
     const { file_name, content, ...changes } = body;
-    requireSomeChange({ ...changes, ...(file_name !== undefined || content !== undefined ? { files: [] } : {}) }, ["file_name", "content"]);
-    if (changes.files && (file_name !== undefined || content !== undefined)) throw paramError("files, content are mutually exclusive");
+    const singleFile = file_name !== undefined || content !== undefined;
+    if (!singleFile) requireSomeChange(changes, ["file_name", "content"]);
+    if (changes.files && singleFile) throw paramError("files, content are mutually exclusive");
     const { project, snippet } = await writableProjectSnippet(principal, params.id, params.snippet_id);
     let files: SnippetFileAction[] | undefined = changes.files;
-    if (file_name !== undefined || content !== undefined) files = await singleFileChange(snippet, file_name, content);
+    if (singleFile) files = await singleFileChange(snippet, file_name, content);
     const updated = await updateSnippet(principal, snippet, { ...changes, files });
     return renderProjectSnippet(c, principal, project, updated);
   },
@@ -31,7 +32,7 @@ export const endpoint = defineEndpoint(
 export const handler = lambda(endpoint);
 
 /** The legacy single-file edit as file actions on the snippet's first file. */
-async function singleFileChange(snippet: Parameters<typeof snippetFiles>[0], fileName: string | undefined, content: string | undefined): Promise<SnippetFileAction[]> {
+async function singleFileChange(snippet: Snippet, fileName: string | undefined, content: string | undefined): Promise<SnippetFileAction[]> {
   const [first] = await snippetFiles(snippet);
   if (first === undefined) return fileName && content !== undefined ? [{ action: "create", file_path: fileName, content }] : [];
   const actions: SnippetFileAction[] = [];
