@@ -194,6 +194,38 @@ describe("GET /users/:id/projects and /users/:id/memberships", () => {
   });
 });
 
+describe("GET /users/:id/projects: who sees which personal project", () => {
+  it("follows each project's visibility and membership, pages with totals, and only lists the user's own namespace", async () => {
+    const [u, member, stranger, other] = [await newUser(), await newUser(), await newUser(), await newUser()];
+    const create = async (name: string, visibility: string) => (await api("POST", "/api/v4/projects", { token: u.token, body: { name: unique(name), visibility } })).body.id as number;
+    const priv = await create("priv", "private");
+    const internal = await create("internal", "internal");
+    const pub = await create("pub", "public");
+    const shared = await create("shared", "private");
+    expect((await api("POST", `/api/v4/projects/${shared}/members`, { token: u.token, body: { user_id: member.id, access_level: 20 } })).status).toBe(201);
+    // Being a member of someone else's project does not make it one of the user's projects.
+    const others = (await api("POST", "/api/v4/projects", { token: other.token, body: { name: unique("theirs"), visibility: "public" } })).body.id as number;
+    expect((await api("POST", `/api/v4/projects/${others}/members`, { token: other.token, body: { user_id: u.id, access_level: 40 } })).status).toBe(201);
+
+    const ids = async (token?: string, query = "") => (await api("GET", `/api/v4/users/${u.id}/projects${query}`, { token })).body.map((p: { id: number }) => p.id);
+    expect(await ids()).toEqual([pub]);
+    expect(await ids(stranger.token)).toEqual([pub, internal]);
+    expect(await ids(member.token)).toEqual([shared, pub, internal]);
+    expect(await ids(u.token)).toEqual([shared, pub, internal, priv]);
+    expect(await ids(adminToken())).toEqual([shared, pub, internal, priv]);
+
+    const second = await api("GET", `/api/v4/users/${u.id}/projects?per_page=2&page=2`, { token: u.token });
+    expect(second.body.map((p: { id: number }) => p.id)).toEqual([internal, priv]);
+    expect(second.headers.get("x-total")).toBe("4");
+    expect(second.headers.get("x-total-pages")).toBe("2");
+
+    // A change of visibility and a deletion show in the list at once.
+    expect((await api("PUT", `/api/v4/projects/${priv}`, { token: u.token, body: { visibility: "public" } })).status).toBe(200);
+    expect((await api("DELETE", `/api/v4/projects/${pub}`, { token: u.token })).status).toBe(202);
+    expect(await ids()).toEqual([priv]);
+  });
+});
+
 describe("impersonation tokens", () => {
   it("issues a token that acts as the user, lists it by state, and revokes it", async () => {
     const u = await newUser();

@@ -9,6 +9,7 @@
  * | project member            | PROJECT#<id>            | MEMBER#<uid>    | USER#<uid>#PROJECTS / <project>   |                                        |
  * | group member              | GROUP#<id>              | MEMBER#<uid>    | USER#<uid>#GROUPS / <group>       |                                        |
  * | child of a group         | GROUP#<id>              | CHILD#<kind>#<id> |                                 |                                        |
+ * | personal project entry    | USER#<uid>              | PROJECT#<id>    |                                   |                                        |
  * | path claim                | NAMESPACE#<full path>   | NAMESPACE       |                                   |                                        |
  * | visible-to-all marker     | VISIBLE#<kind>          | <id>            |                                   |                                        |
  * | project order entry       | PROJECTS#BY#<order>#<audience> | <sort value>#<id> |                           |                                        |
@@ -18,7 +19,7 @@
  * Project lists ordered by name, path or a timestamp read the order entries (`audience` is `all`
  * for administrators, `visible` for public and internal projects); each entry, like the container
  * item and the visible marker, carries `archived`, `visibility` and `searchText`, the attributes list
- * filters test inside the Query.
+ * filters test inside the Query; so does a personal project entry.
  * `storageMoveId` names the storage move holding the container, from scheduling until that move
  * ends (functions/moves/keys.ts).
  */
@@ -44,6 +45,12 @@ export const membershipsOfUserIndex = (kind: "project" | "group", userId: number
 });
 /** Marks a project or subgroup as a child of its group, so "is this group empty?" is one Query. */
 export const groupChildKey = (groupId: number, kind: "project" | "group", id: number) => ({ pk: `GROUP#${groupId}`, sk: `CHILD#${kind}#${pad(id)}` });
+/**
+ * A project in a user's personal namespace, in that user's partition: `GET /users/:id/projects`
+ * reads these (with the listing attributes) instead of every project the user is a member of.
+ */
+export const PERSONAL_PROJECT_PREFIX = "PROJECT#";
+export const personalProjectKey = (userId: number, projectId: number) => ({ pk: `USER#${userId}`, sk: `${PERSONAL_PROJECT_PREFIX}${pad(projectId)}` });
 export const pathClaimKey = (fullPath: string) => ({ pk: `NAMESPACE#${fullPath.toLowerCase()}`, sk: "NAMESPACE" });
 export const visibleMarkerKey = (kind: ContainerKind, id: number) => ({ pk: `VISIBLE#${kind}`, sk: pad(id) });
 export type ProjectOrderField = "name" | "path" | "updated_at" | "last_activity_at";

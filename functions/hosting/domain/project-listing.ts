@@ -8,7 +8,7 @@
 import { getItems, pad, queryAll, queryPage, GSI1, GSI2, type TransactItem } from "../../platform/db/table.js";
 import type { Principal } from "../../identity/domain/auth.js";
 import { activeLevel, AccessLevel, type MemberRecord, type Visibility } from "./access.js";
-import { containerKey, projectOrderKey, projectOrderPk, storageIndexPk, visibleMarkerKey, type ProjectOrderField } from "./keys.js";
+import { containerKey, personalProjectKey, projectOrderKey, projectOrderPk, storageIndexPk, visibleMarkerKey, type ProjectOrderField } from "./keys.js";
 import { projectIdsThroughGroups } from "./group-listing.js";
 import type { Project } from "./projects.js";
 
@@ -63,9 +63,13 @@ function orderEntries(p: Project | undefined): Array<{ pk: string; sk: string }>
   return ORDER_FIELDS.flatMap((field) => audiences.map((audience) => projectOrderKey(field, audience, sortValue(p, field))));
 }
 
+/** The personal project entry of a project in a user's namespace (keys.ts), if it is in one. */
+const personalEntry = (p: Project | undefined) => (p?.namespace.kind === "user" ? personalProjectKey(p.namespace.id, p.id) : undefined);
+
 /**
- * Writes that keep a project's visible marker and order entries in step with it, for the same
- * transaction as the container item's own write (`before` absent on create, `after` on delete).
+ * Writes that keep a project's visible marker, order entries and personal project entry in step with
+ * it, for the same transaction as the container item's own write (`before` absent on create, `after`
+ * on delete).
  */
 export function listingWrites(before: Project | undefined, after: Project | undefined): TransactItem[] {
   const writes: TransactItem[] = [];
@@ -76,6 +80,9 @@ export function listingWrites(before: Project | undefined, after: Project | unde
   const kept = new Set(next.map((k) => `${k.pk} ${k.sk}`));
   for (const key of orderEntries(before)) if (!kept.has(`${key.pk} ${key.sk}`)) writes.push({ Delete: { Key: key } });
   for (const key of next) writes.push({ Put: { Item: { ...key, ...listingAttributes(after!) } } });
+  const [personalBefore, personalAfter] = [personalEntry(before), personalEntry(after)];
+  if (personalBefore && personalBefore.pk !== personalAfter?.pk) writes.push({ Delete: { Key: personalBefore } });
+  if (personalAfter) writes.push({ Put: { Item: { ...personalAfter, ...listingAttributes(after!) } } });
   return writes;
 }
 

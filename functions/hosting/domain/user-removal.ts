@@ -17,7 +17,7 @@ import { deleteProject, findProject } from "./projects.js";
 import { deleteSnippet, findSnippet } from "./snippets.js";
 import { removeRepository } from "./git/index.js";
 import { withRepositoryWrite } from "./write-path.js";
-import { snippetsOfAuthorIndex } from "./keys.js";
+import { personalProjectKey, PERSONAL_PROJECT_PREFIX, snippetsOfAuthorIndex } from "./keys.js";
 
 type Membership = MemberRecord & { pk: string; sk: string; gsi1sk: string };
 
@@ -49,8 +49,11 @@ export async function removeUser(user: User, opts: { hardDelete: boolean }): Pro
     await withRepositoryWrite("group", group.id, (wiki) => deleteGroup(group, false, async () => (wiki ? removeRepository(wiki.storage, wiki.relativePath) : undefined)), { requireRepository: false });
   }
   const projectMemberships = await membershipsOf("PROJECTS", user.id);
-  for (const m of projectMemberships) {
-    const project = await findProject(Number(m.gsi1sk));
+  // Personal projects by their entries and, for projects written before those existed, by the
+  // owner's membership.
+  const personal = await queryAll<{ projectId: number }>({ pk: personalProjectKey(user.id, 0).pk, skPrefix: PERSONAL_PROJECT_PREFIX, projection: ["projectId"] });
+  for (const id of new Set([...personal.map((e) => e.projectId), ...projectMemberships.map((m) => Number(m.gsi1sk))])) {
+    const project = await findProject(id);
     if (project?.namespace.kind === "user" && project.namespace.id === user.id) await deleteProject(project);
   }
   const snippets = await queryAll<{ id: number }>({ index: GSI1, pk: snippetsOfAuthorIndex(user.id, 0).gsi1pk, projection: ["id"] });

@@ -1,0 +1,36 @@
+/**
+ * `GET /users/:id/projects`: the projects in a user's personal namespace that the caller may see,
+ * newest first. One Query reads the user's personal project entries (keys.ts), which carry the
+ * visibility; only private ones need the caller's level, and only the page's projects are read.
+ * A user who is a member of thousands of other projects costs nothing more here.
+ */
+import { getItems, queryAll } from "../../platform/db/table.js";
+import type { Principal } from "../../identity/domain/auth.js";
+import { canSee, projectLevel, type Visibility } from "./access.js";
+import { containerKey, personalProjectKey, PERSONAL_PROJECT_PREFIX } from "./keys.js";
+import type { Project } from "./projects.js";
+
+interface PersonalProjectEntry {
+  projectId: number;
+  visibility: Visibility;
+}
+
+export async function listPersonalProjects(principal: Principal | undefined, userId: number, page: { offset: number; limit: number }): Promise<{ projects: Project[]; total: number }> {
+  const entries = await queryAll<PersonalProjectEntry>({
+    pk: personalProjectKey(userId, 0).pk,
+    skPrefix: PERSONAL_PROJECT_PREFIX,
+    ascending: false,
+    projection: ["projectId", "visibility"],
+  });
+  const levels = await Promise.all(
+    entries.map((e) =>
+      // Public and internal projects need no level: whether the caller is signed in decides.
+      e.visibility === "private" ? projectLevel(principal, { id: e.projectId, visibility: e.visibility, namespaceKind: "user", namespaceOwnerId: userId, groupIds: [] }) : 0,
+    ),
+  );
+  const visible = entries.filter((e, i) => canSee(principal, e.visibility, levels[i]!));
+  const pageIds = visible.slice(page.offset, page.offset + page.limit).map((e) => e.projectId);
+  const projects = await getItems<Project>(pageIds.map((id) => containerKey("project", id)));
+  // A project deleted between the two reads drops out of the page.
+  return { projects: projects.filter((p): p is Project => !!p), total: visible.length };
+}
