@@ -24,6 +24,9 @@ export default defineConfig({
     setupFiles: ["test/support/worker-env.ts"],
     testTimeout: 60_000,
     hookTimeout: 120_000,
+    // expect.poll waits for a state to appear (a page after a click, a queue drained); vitest's 1 s
+    // default is a wall-clock limit in disguise, and a loaded 2-core machine misses it.
+    expect: { poll: { timeout: 20_000 } },
     pool: "forks",
     // One worker per core, not vitest's cores − 1: test files spend much of their time waiting on
     // other processes (DynamoDB Local, git, Lambda processes in isolated mode, runtimes of their own).
