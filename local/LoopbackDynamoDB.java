@@ -4,10 +4,12 @@
  * Local has no host option and otherwise listens on every interface, where anyone who can reach
  * the machine could read and write the table with any credentials.
  *
- * Run as a single source file (`java -cp DynamoDBLocal.jar LoopbackDynamoDB.java <args>`): the Java
- * runtime compiles it in memory, so no JDK and no build step are needed. The Jetty server is a
- * private field of DynamoDBProxyServer in the pinned DynamoDB Local version; if a future version
- * renames it, this fails at start with NoSuchFieldException instead of silently binding wide.
+ * Compiled on the first start by the Java runtime's own compiler module into node_modules/.cache
+ * (local/dynamodb.ts), or else run as a single source file (`java -cp DynamoDBLocal.jar
+ * LoopbackDynamoDB.java <args>`), which the runtime compiles in memory: no JDK, no build step.
+ * The Jetty server is a private field of DynamoDBProxyServer in the pinned DynamoDB Local version;
+ * if a future version renames it, this fails at start with NoSuchFieldException instead of
+ * silently binding wide.
  */
 import java.lang.reflect.Field;
 import org.eclipse.jetty.server.Connector;

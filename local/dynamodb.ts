@@ -5,10 +5,11 @@
  * through `LoopbackDynamoDB.java`, which binds its connector to 127.0.0.1 (like everything else the
  * local runtime starts). It does not delete expired TTL items, so readers filter on `expireAt`.
  */
-import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync } from "node:fs";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
-import { dirname, join, resolve } from "node:path";
+import { delimiter, dirname, join, resolve } from "node:path";
 import {
   CreateTableCommand,
   DescribeTableCommand,
@@ -33,9 +34,44 @@ function jarDir(): string {
   return join(pkg, "lib", "dynamodb_local_2026-01-16");
 }
 
+/** Where the launcher's compiled class is kept, by the hash of its source. */
+const LAUNCHER_CACHE = resolve(import.meta.dirname, "../node_modules/.cache/forgeline/loopback-dynamodb");
+
+/**
+ * The launcher as a compiled class: a folder to add to the class path, compiled on the first start
+ * after the source changes. Launched as a source file, the runtime compiles it in memory at every
+ * start, about a second of CPU and of waiting each time (the tests start the stand-in dozens of
+ * times). Compiled by the runtime's own compiler module, which the source launch uses as well, for
+ * Java 17 so a newer or older 17+ runtime loads it. Undefined if that fails: then the source launch.
+ */
+export function compiledLauncher(java: string, jars = jarDir()): string | undefined {
+  const source = readFileSync(LAUNCHER);
+  const dir = join(LAUNCHER_CACHE, createHash("sha256").update(source).digest("hex").slice(0, 16));
+  if (existsSync(join(dir, "LoopbackDynamoDB.class"))) return dir;
+  try {
+    mkdirSync(LAUNCHER_CACHE, { recursive: true });
+    // Compiled aside and renamed into place, so a concurrent start never sees half a folder.
+    const work = mkdtempSync(join(LAUNCHER_CACHE, ".compiling-"));
+    const out = spawnSync(java, ["-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-m", "jdk.compiler/com.sun.tools.javac.Main", "--release", "17", "-cp", join(jars, "DynamoDBLocal.jar"), "-d", work, LAUNCHER], { encoding: "utf8" });
+    if (out.status !== 0 || !existsSync(join(work, "LoopbackDynamoDB.class"))) {
+      rmSync(work, { recursive: true, force: true });
+      return undefined;
+    }
+    try {
+      renameSync(work, dir);
+    } catch {
+      rmSync(work, { recursive: true, force: true }); // another start got there first
+    }
+    return existsSync(join(dir, "LoopbackDynamoDB.class")) ? dir : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export async function startDynamo(opts: { port: number; dataDir?: string }): Promise<DynamoStandIn> {
   const java = javaCommand();
   const dir = jarDir();
+  const compiled = compiledLauncher(java, dir);
   const args = [
     // A local stand-in on a shared laptop CPU: the C1 compiler alone and the serial collector cut
     // its CPU per request by about a third (C2 recompiles and parallel GC threads cost more than
@@ -45,9 +81,9 @@ export async function startDynamo(opts: { port: number; dataDir?: string }): Pro
     `-Djava.library.path=${join(dir, "DynamoDBLocal_lib")}`,
     "-Xmx512m",
     "-cp",
-    join(dir, "DynamoDBLocal.jar"),
-    // A single source file, compiled in memory by the runtime's own compiler module (no JDK needed).
-    LAUNCHER,
+    compiled ? [join(dir, "DynamoDBLocal.jar"), compiled].join(delimiter) : join(dir, "DynamoDBLocal.jar"),
+    // Else a single source file, compiled in memory by the runtime's own compiler module (no JDK needed).
+    compiled ? "LoopbackDynamoDB" : LAUNCHER,
     "-port",
     String(opts.port),
     "-sharedDb",
