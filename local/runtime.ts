@@ -17,7 +17,7 @@ import { describeListenError, freePort, listenProblem } from "./ports.js";
 import { acquireInstanceLock, RUNTIME_ENV } from "./instance-lock.js";
 import { invokedAs, OperatorError } from "./operator-errors.js";
 import { recoverFromPredecessors } from "./recovery.js";
-import { buildLocalApp, loadModule } from "./server.js";
+import { buildLocalApp, keepIdleConnectionsLongerThanClients, loadModule } from "./server.js";
 import { workers } from "../functions/routes.js";
 import { startIsolatedFunctions, type IsolatedFunctions, type IsolatedOptions } from "./isolated/index.js";
 import { resetInstanceConfig } from "../functions/platform/config.js";
@@ -122,6 +122,7 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
         fail(new OperatorError(describeListenError(err, host, opts.port ?? 0), `Choose another port: FORGELINE_PORT=<port> ${invokedAs()}`)),
       );
     });
+    keepIdleConnectionsLongerThanClients(server);
     const address = server.address();
     const port = typeof address === "object" && address ? address.port : opts.port;
     const baseUrl = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;

@@ -3,6 +3,8 @@
  * serves on AWS), plus the function-URL workers (ingestion) on the same port.
  */
 import { Hono } from "hono";
+import type { Server } from "node:http";
+import type { ServerType } from "@hono/node-server";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { createApp } from "../functions/platform/http/app.js";
@@ -42,4 +44,21 @@ export async function buildLocalApp(): Promise<Hono> {
     mod.mount(app);
   }
   return app;
+}
+
+/** How long the server keeps an idle keep-alive connection (announced as `Keep-Alive: timeout=75`). */
+export const IDLE_CONNECTION_SECONDS = 75;
+
+/**
+ * Node closes an idle keep-alive connection after 5 s, while undici (Node's fetch) reuses one for
+ * up to the announced timeout less 1 s, by its own timers. On a busy machine those timers run late,
+ * and a request sent on a connection the server is closing at that moment fails with a reset
+ * ("fetch failed", "other side closed"); the test suite met it dozens of routes at a time. Clients
+ * reuse a connection within seconds or not at all, so a 75 s idle window leaves that race to
+ * connections idle for over a minute. The headers timeout stays above it, as Node requires.
+ */
+export function keepIdleConnectionsLongerThanClients(server: ServerType): void {
+  const http = server as Server;
+  http.keepAliveTimeout = IDLE_CONNECTION_SECONDS * 1000;
+  http.headersTimeout = (IDLE_CONNECTION_SECONDS + 1) * 1000;
 }
