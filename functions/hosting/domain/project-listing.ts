@@ -57,33 +57,36 @@ function sortValue(p: Project, order: ProjectOrder): string {
   }
 }
 
-function orderEntries(p: Project | undefined): Array<{ pk: string; sk: string }> {
+/**
+ * Every item that lists the project besides its container item, each carrying the listing
+ * attributes: its order entries, its visible marker (public and internal projects) and its personal
+ * project entry (a project in a user's namespace).
+ */
+function listingEntries(p: Project | undefined): Array<{ pk: string; sk: string }> {
   if (!p) return [];
-  const audiences = p.visibility === "private" ? (["all"] as const) : (["all", "visible"] as const);
-  return ORDER_FIELDS.flatMap((field) => audiences.map((audience) => projectOrderKey(field, audience, sortValue(p, field))));
+  const listed = p.visibility !== "private";
+  const audiences = listed ? (["all", "visible"] as const) : (["all"] as const);
+  return [
+    ...ORDER_FIELDS.flatMap((field) => audiences.map((audience) => projectOrderKey(field, audience, sortValue(p, field)))),
+    ...(listed ? [visibleMarkerKey("project", p.id)] : []),
+    ...(p.namespace.kind === "user" ? [personalProjectKey(p.namespace.id, p.id)] : []),
+  ];
 }
 
-/** The personal project entry of a project in a user's namespace (keys.ts), if it is in one. */
-const personalEntry = (p: Project | undefined) => (p?.namespace.kind === "user" ? personalProjectKey(p.namespace.id, p.id) : undefined);
-
 /**
- * Writes that keep a project's visible marker, order entries and personal project entry in step with
- * it, for the same transaction as the container item's own write (`before` absent on create, `after`
- * on delete).
+ * Writes that keep the listing entries in step with the project, for the same transaction as the
+ * container item's own write (`before` absent on create, `after` on delete): entries that no longer
+ * apply are deleted, the others written with the current attributes.
  */
 export function listingWrites(before: Project | undefined, after: Project | undefined): TransactItem[] {
-  const writes: TransactItem[] = [];
-  const id = (before ?? after)!.id;
-  if (after && after.visibility !== "private") writes.push({ Put: { Item: { ...visibleMarkerKey("project", id), ...listingAttributes(after) } } });
-  else if (before) writes.push({ Delete: { Key: visibleMarkerKey("project", id) } });
-  const next = orderEntries(after);
+  const next = listingEntries(after);
   const kept = new Set(next.map((k) => `${k.pk} ${k.sk}`));
-  for (const key of orderEntries(before)) if (!kept.has(`${key.pk} ${key.sk}`)) writes.push({ Delete: { Key: key } });
-  for (const key of next) writes.push({ Put: { Item: { ...key, ...listingAttributes(after!) } } });
-  const [personalBefore, personalAfter] = [personalEntry(before), personalEntry(after)];
-  if (personalBefore && personalBefore.pk !== personalAfter?.pk) writes.push({ Delete: { Key: personalBefore } });
-  if (personalAfter) writes.push({ Put: { Item: { ...personalAfter, ...listingAttributes(after!) } } });
-  return writes;
+  return [
+    ...listingEntries(before)
+      .filter((k) => !kept.has(`${k.pk} ${k.sk}`))
+      .map((Key) => ({ Delete: { Key } })),
+    ...next.map((k) => ({ Put: { Item: { ...k, ...listingAttributes(after!) } } })),
+  ];
 }
 
 type Filter = { expression: string; names?: Record<string, string>; values?: Record<string, unknown> };
