@@ -204,6 +204,24 @@ const builders: Record<string, (v: Vars) => Promise<void>> = {
     v.feature_head = await commit("feature", "main");
     v.main_head = await commit("main");
   },
+  /** The branch the doc deletes. */
+  async project_newbranch(v) {
+    await builders.project!(v);
+    await call("POST", `/api/v4/projects/${v.project}/repository/branches`, { branch: "newbranch", ref: "main" });
+  },
+  /** The doc's tag v1.0.0, annotated. */
+  async project_tag(v) {
+    await builders.project!(v);
+    await call("POST", `/api/v4/projects/${v.project}/repository/tags`, { tag_name: "v1.0.0", ref: "main", message: "Release 1.0.0" });
+  },
+  /** A file whose blob id (`blob`) the doc's blob examples read. */
+  async project_blob(v) {
+    await builders.project!(v);
+    const actions = [{ action: "create", file_path: "hello.txt", content: "Hello from blob\n" }];
+    await call("POST", `/api/v4/projects/${v.project}/repository/commits`, { branch: "main", commit_message: "blob", actions });
+    const tree = (await call("GET", `/api/v4/projects/${v.project}/repository/tree`)).body as Array<{ name: string; id: string }>;
+    v.blob = tree.find((e) => e.name === "hello.txt")!.id;
+  },
   async archived_project(v) {
     await builders.project!(v);
     await call("POST", `/api/v4/projects/${v.project}/archive`);

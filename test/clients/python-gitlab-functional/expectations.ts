@@ -66,7 +66,6 @@ export const NOT_YET_PASSING: Record<string, string> = {
   "api/test_projects.py::test_project_remote_mirrors": "out of scope: remote mirrors",
   "api/test_projects.py::test_project_services": "out of scope: integrations (services)",
   "api/test_projects.py::test_project_stars": "out of scope: stars",
-  "api/test_projects.py::test_project_tags": `${NOT_YET} tags (and the repository files API its fixture uses)`,
   "api/test_projects.py::test_project_triggers": "out of scope: pipeline triggers",
   "api/test_projects.py::test_project_wiki": `${NOT_YET} project wikis`,
   "api/test_projects.py::test_project_transfer": `${NOT_YET} \`PUT /projects/:id/transfer\``,
@@ -86,7 +85,6 @@ export const NOT_YET_PASSING: Record<string, string> = {
   "api/test_snippets.py::test_project_snippet_discussion": "out of scope: discussions",
   "api/test_wikis.py::test_wikis": `${NOT_YET} project wikis`,
   // api/test_repository.py
-  "api/test_repository.py::test_repository_tree": `${NOT_YET} the repository files API (its fixture) and raw blobs`,
   "api/test_repository.py::test_repository_archive": ARCHIVES,
   ...Object.fromEntries(["tbz", "tbz2", "tb2", "bz2", "tar", "tar.gz", "tar.bz2"].map((f) => [`api/test_repository.py::test_repository_archive_formats[${f}-is_tarfile]`, ARCHIVES])),
   "api/test_repository.py::test_repository_archive_formats[zip-is_zipfile]": ARCHIVES,

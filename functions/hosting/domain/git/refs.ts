@@ -2,7 +2,7 @@
  * Reading and updating refs of one bare repository directory (`gitdir`).
  */
 import { gitFs as fs } from "./git-fs.js";
-import { mkdir, open, readFile, rename, stat, unlink } from "node:fs/promises";
+import { mkdir, open, readFile, rename, rmdir, stat, unlink } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { git, gitErrorCode } from "./engine.js";
 import type { TagObject } from "isomorphic-git";
@@ -141,6 +141,15 @@ export function isValidBranchName(name: string): boolean {
 }
 
 /**
+ * GitLab's `Gitlab::GitRefValidator`: git's rules, and no name that reads as a full ref name or an
+ * option. Branches and tags are both checked with it.
+ */
+export function isValidRefName(name: string): boolean {
+  if (/^(?:refs\/(?:heads|remotes|tags)\/|-)/.test(name)) return false;
+  return isValidBranchName(name);
+}
+
+/**
  * Moves `fullName` to `newOid` only if it still points at `expectedOld` (undefined = must not
  * exist). Uses git's own protocol — exclusive `<ref>.lock`, re-check, rename — so a concurrent
  * writer in another process (or a real git push) can never be silently overwritten.
@@ -169,6 +178,63 @@ export async function updateRef(
     }
     await rename(lock, path);
   } catch (err) {
+    await unlink(lock).catch(() => undefined);
+    throw err;
+  }
+}
+
+/**
+ * Deletes `fullName` only if it still points at `expectedOld`, under the ref's lock and after the
+ * writer proved it still holds its lease, as `updateRef` moves one. A ref that `git pack-refs`
+ * packed is also dropped from `packed-refs` (rewritten under git's `packed-refs.lock`); folders
+ * left empty go too, so a later ref may take their name.
+ */
+export async function deleteRef(gitdir: string, fullName: string, expectedOld: string): Promise<void> {
+  const path = join(gitdir, fullName);
+  const lock = `${path}.lock`;
+  await mkdir(dirname(path), { recursive: true }); // a packed ref may have no folder of its own
+  const writer = currentWriter();
+  const handle = await acquireLock(lock, fullName, writer?.heldSince);
+  try {
+    await handle.close();
+    if ((await resolveExactRef(gitdir, fullName)) !== expectedOld) throw concurrentUpdate(fullName);
+    await writer?.fence?.();
+    await dropPackedRef(gitdir, fullName);
+    await unlink(path).catch((err: unknown) => {
+      if (!isErrno(err, "ENOENT")) throw err;
+    });
+  } finally {
+    await unlink(lock).catch(() => undefined);
+  }
+  for (let dir = dirname(fullName); dir.split("/").length > 2; dir = dirname(dir)) {
+    // Stops at the first folder that still holds something (ENOTEMPTY) or is gone already.
+    if (!(await rmdir(join(gitdir, dir)).then(() => true, () => false))) break;
+  }
+}
+
+async function dropPackedRef(gitdir: string, fullName: string): Promise<void> {
+  const packedPath = join(gitdir, "packed-refs");
+  const text = await readRefFile(packedPath);
+  if (text === undefined || !text.split("\n").some((line) => line.endsWith(` ${fullName}`))) return;
+  const lock = `${packedPath}.lock`;
+  const handle = await acquireLock(lock, "packed-refs", currentWriter()?.heldSince);
+  try {
+    const lines = ((await readRefFile(packedPath)) ?? "").split("\n");
+    const kept: string[] = [];
+    for (let i = 0; i < lines.length; i++) {
+      const line = lines[i]!;
+      if (line.endsWith(` ${fullName}`) && !line.startsWith("#")) {
+        if (lines[i + 1]?.startsWith("^")) i++; // its peeled line goes with it
+        continue;
+      }
+      if (line !== "") kept.push(line);
+    }
+    await handle.writeFile(`${kept.join("\n")}\n`);
+    await handle.sync();
+    await handle.close();
+    await rename(lock, packedPath);
+  } catch (err) {
+    await handle.close().catch(() => undefined);
     await unlink(lock).catch(() => undefined);
     throw err;
   }

@@ -18,6 +18,10 @@ export {
   type TreeItem,
 } from "./read.js";
 export { setDefaultBranch } from "./head.js";
+export { listBranchPage, findBranch, createBranch, deleteBranch, type Branch, type BranchSort } from "./branches.js";
+export { listTagPage, findTag, createTag, deleteTag, type Tag, type TagOrder } from "./tags.js";
+export { readBlobById } from "./blobs.js";
+export { repositorySnapshot } from "./snapshot.js";
 export { checksum, replicaChecksums, EMPTY_CHECKSUM } from "./checksum.js";
 export { replicate, type RepositoryLocation, type ReplicateOptions } from "./replicate.js";
 export { withRepositoryMutex } from "./mutex.js";

@@ -1,0 +1,40 @@
+import * as z from "zod/mini";
+import { defineEndpoint } from "../../platform/http/endpoint.js";
+import { lambda } from "../../platform/http/lambda.js";
+import { createTag } from "../domain/git/index.js";
+import { withRepositoryWrite } from "../domain/write-path.js";
+import { tagView } from "./ref-views.js";
+import { writableProject } from "./repository-access.js";
+import { projectParams } from "./schemas.js";
+
+/**
+ * GitLab's "Create a new tag" (Developer+): lightweight, or annotated with `message` (the caller is
+ * the tagger), through the one repository write path (409 read-only during a storage move). GitLab
+ * answers every refusal of its tag service with 400 and the service's sentence.
+ */
+export const endpoint = defineEndpoint(
+  {
+    summary: "Create a repository tag",
+    access: "write",
+    status: 201,
+    params: projectParams,
+    body: z.object({
+      tag_name: z.string().check(z.maxLength(1024)),
+      ref: z.string().check(z.maxLength(1024)),
+      message: z.optional(z.string().check(z.maxLength(100_000))),
+    }),
+  },
+  async ({ c, principal, params, body }) => {
+    const project = await writableProject(principal, params.id);
+    const tag = await withRepositoryWrite("project", project.id, (location) =>
+      createTag(location!.storage, location!.relativePath, {
+        name: body.tag_name,
+        ref: body.ref,
+        message: body.message,
+        tagger: { name: principal.user.name, email: principal.user.email },
+      }),
+    );
+    return tagView(c, project, tag);
+  },
+);
+export const handler = lambda(endpoint);
