@@ -9,6 +9,7 @@
  * | project member            | PROJECT#<id>            | MEMBER#<uid>    | USER#<uid>#PROJECTS / <project>   |                                        |
  * | group member              | GROUP#<id>              | MEMBER#<uid>    | USER#<uid>#GROUPS / <group>       |                                        |
  * | child of a group         | GROUP#<id>              | CHILD#<kind>#<id> |                                 |                                        |
+ * | group share (link)        | GROUP#<shared id>       | SHARE#<with id> | SHARED#WITH#<with id> / <shared>  |                                        |
  * | path claim                | NAMESPACE#<full path>   | NAMESPACE       |                                   |                                        |
  * | visible-to-all marker     | VISIBLE#<kind>          | <id>            |                                   |                                        |
  * | project order entry       | PROJECTS#BY#<order>#<audience> | <sort value>#<id> |                           |                                        |
@@ -44,6 +45,14 @@ export const membershipsOfUserIndex = (kind: "project" | "group", userId: number
 });
 /** Marks a project or subgroup as a child of its group, so "is this group empty?" is one Query. */
 export const groupChildKey = (groupId: number, kind: "project" | "group", id: number) => ({ pk: `GROUP#${groupId}`, sk: `CHILD#${kind}#${pad(id)}` });
+/**
+ * A group shared with another group (GitLab's group link): read from the shared group's side for
+ * access (its members' levels, capped) and from the invited group's side for its members' group lists.
+ */
+export const groupShareKey = (sharedGroupId: number, withGroupId: number) => ({ pk: `GROUP#${sharedGroupId}`, sk: `SHARE#${pad(withGroupId)}` });
+export const sharesOfGroupRange = (sharedGroupId: number) => ({ pk: `GROUP#${sharedGroupId}`, skPrefix: "SHARE#" });
+export const sharedWithIndex = (withGroupId: number, sharedGroupId: number) => ({ gsi1pk: sharedWithIndexPk(withGroupId), gsi1sk: pad(sharedGroupId) });
+export const sharedWithIndexPk = (withGroupId: number) => `SHARED#WITH#${withGroupId}`;
 export const pathClaimKey = (fullPath: string) => ({ pk: `NAMESPACE#${fullPath.toLowerCase()}`, sk: "NAMESPACE" });
 export const visibleMarkerKey = (kind: ContainerKind, id: number) => ({ pk: `VISIBLE#${kind}`, sk: pad(id) });
 export type ProjectOrderField = "name" | "path" | "updated_at" | "last_activity_at";
