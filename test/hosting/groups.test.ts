@@ -99,6 +99,7 @@ describe("sharing a group with another group", () => {
   let invited: GroupBody;
   let invitedOwner: User;
   let project: { id: number };
+  let nestedProject: { id: number };
 
   beforeAll(async () => {
     invitedOwner = await newUser();
@@ -108,6 +109,8 @@ describe("sharing a group with another group", () => {
     const created = await api("POST", "/api/v4/projects", { token: owner.token, body: { name: unique("shared-proj"), namespace_id: shared.id } });
     expect(created.status).toBe(201);
     project = created.body;
+    const nested = await newGroup(owner.token, { parent_id: shared.id });
+    nestedProject = (await api("POST", "/api/v4/projects", { token: owner.token, body: { name: unique("nested-proj"), namespace_id: nested.id } })).body;
   });
 
   it("before the share, the invited group's members cannot see the shared group's project", async () => {
@@ -128,6 +131,8 @@ describe("sharing a group with another group", () => {
     const other = await newUser();
     expect((await api("POST", `/api/v4/projects/${project.id}/members`, { token: invitedOwner.token, body: { user_id: other.id, access_level: 10 } })).status).toBe(403);
     expect((await api("GET", `/api/v4/groups/${shared.id}`, { token: invitedOwner.token })).status).toBe(200);
+    // A share reaches down: the shared group's subgroups and their projects.
+    expect((await api("GET", `/api/v4/projects/${nestedProject.id}`, { token: invitedOwner.token })).status).toBe(200);
     const groups = await api<GroupBody[]>("GET", "/api/v4/groups?per_page=100", { token: invitedOwner.token });
     expect(ids(groups.body)).toEqual(expect.arrayContaining([shared.id, invited.id]));
     expect((await api("GET", `/api/v4/projects/${project.id}`, { token: stranger.token })).status).toBe(404);

@@ -4,9 +4,9 @@
  * a group one of those groups is shared with (capped at the share's level), ownership of the personal
  * namespace, and admin (treated as Owner). A resource the caller may not see answers 404, never 403.
  */
-import { getItem, queryAll } from "../../platform/db/table.js";
+import { getItem } from "../../platform/db/table.js";
 import type { Principal } from "../../identity/domain/auth.js";
-import { memberKey, sharesOfGroupRange } from "./keys.js";
+import { containerKey, memberKey } from "./keys.js";
 
 export const AccessLevel = { none: 0, guest: 10, reporter: 20, developer: 30, maintainer: 40, owner: 50 } as const;
 export const ACCESS_LEVELS = [10, 20, 30, 40, 50] as const;
@@ -20,13 +20,22 @@ export interface MemberRecord {
   createdBy?: number;
 }
 
-/** A group shared with another (GitLab's group link), stored on the shared group. */
+/** A group shared with another (GitLab's group link): an item of its own, mirrored in the shared group's `shares`. */
 export interface ShareRecord {
   sharedGroupId: number;
   withGroupId: number;
   groupAccess: number;
   expiresAt: string | null;
   createdAt: string;
+}
+
+/**
+ * The shares of a group, kept on the group item (invited group id → share) so that an access check
+ * reads them with the GetItem of the group rather than a Query.
+ */
+export interface SharedGroup {
+  id: number;
+  shares?: Record<string, Omit<ShareRecord, "sharedGroupId" | "withGroupId">>;
 }
 
 /** Whether a membership's or share's `expires_at` day has come. */
@@ -38,9 +47,19 @@ export function activeLevel(m: MemberRecord | undefined): number {
   return m.accessLevel;
 }
 
-/** The shares of a group that have not expired. */
-export async function activeShares(groupId: number): Promise<ShareRecord[]> {
-  return (await queryAll<ShareRecord>(sharesOfGroupRange(groupId))).filter((s) => !expired(s.expiresAt));
+/** The shares of a group that have not expired, by invited group id. */
+export function activeShares(group: SharedGroup | undefined): ShareRecord[] {
+  if (!group) return [];
+  return Object.entries(group.shares ?? {})
+    .map(([withGroupId, share]) => ({ ...share, sharedGroupId: group.id, withGroupId: Number(withGroupId) }))
+    .filter((s) => !expired(s.expiresAt))
+    .sort((a, b) => a.withGroupId - b.withGroupId);
+}
+
+/** The active shares of each group of a chain, read with a GetItem per group. */
+export async function chainShares(groupIds: number[]): Promise<ShareRecord[]> {
+  const groups = await Promise.all(groupIds.map((g) => getItem<SharedGroup>(containerKey("group", g).pk, containerKey("group", g).sk, false)));
+  return groups.flatMap(activeShares);
 }
 
 export async function directLevel(kind: "project" | "group", containerId: number, userId: number): Promise<number> {
@@ -54,8 +73,8 @@ export async function directLevel(kind: "project" | "group", containerId: number
  * gives an invited group's direct members the lower of the two).
  */
 export async function groupChainLevel(groupIds: number[], userId: number): Promise<number> {
-  const [levels, shares] = await Promise.all([Promise.all(groupIds.map((g) => directLevel("group", g, userId))), Promise.all(groupIds.map(activeShares))]);
-  const shared = await Promise.all(shares.flat().map(async (s) => Math.min(s.groupAccess, await directLevel("group", s.withGroupId, userId))));
+  const [levels, shares] = await Promise.all([Promise.all(groupIds.map((g) => directLevel("group", g, userId))), chainShares(groupIds)]);
+  const shared = await Promise.all(shares.map(async (s) => Math.min(s.groupAccess, await directLevel("group", s.withGroupId, userId))));
   return Math.max(0, ...levels, ...shared);
 }
 

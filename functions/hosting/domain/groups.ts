@@ -2,10 +2,12 @@
 import { addToCount, getItem, isConditionFailure, nextId, readCount, transact, deleteItem, queryAll, GSI1, type TransactItem } from "../../platform/db/table.js";
 import { validationError, badRequest, notFound } from "../../platform/http/errors.js";
 import type { Principal } from "../../identity/domain/auth.js";
-import { AccessLevel, canSee, groupChainLevel, type ShareRecord, type Visibility } from "./access.js";
+import { AccessLevel, canSee, groupChainLevel, type SharedGroup, type ShareRecord, type Visibility } from "./access.js";
+import { unshareWrites } from "./group-share-writes.js";
 import { allGroupsIndex, containerKey, groupChildKey, groupShareKey, memberKey, membershipsOfUserIndex, pathClaimKey, sharedWithIndexPk, sharesOfGroupRange, visibleMarkerKey } from "./keys.js";
 
-export interface Group {
+/** A group item; `shares` (access.ts) holds the groups it is shared with. */
+export interface Group extends SharedGroup {
   id: number;
   name: string;
   path: string;
@@ -80,7 +82,7 @@ export async function createGroup(
   const now = group.createdAt;
   const items: TransactItem[] = [
     { Put: { Item: { ...pathClaimKey(fullPath), kind: "group", ownerId: id }, ConditionExpression: "attribute_not_exists(pk)" } },
-    { Put: { Item: { ...containerKey("group", id), ...allGroupsIndex(id), type: "group", ...group, searchText: groupSearchText(group) } } },
+    { Put: { Item: { ...containerKey("group", id), ...allGroupsIndex(id), type: "group", ...group, searchText: groupSearchText(group), shares: {} } } },
     {
       Put: {
         Item: { ...memberKey("group", id, creator.user.id), ...membershipsOfUserIndex("group", creator.user.id, id), userId: creator.user.id, accessLevel: AccessLevel.owner, expiresAt: null, createdAt: now },
@@ -145,7 +147,11 @@ async function removeSharesOf(groupId: number): Promise<void> {
     queryAll<ShareRecord>(sharesOfGroupRange(groupId)),
     queryAll<ShareRecord>({ index: GSI1, pk: sharedWithIndexPk(groupId) }),
   ]);
-  await Promise.all([...given, ...received].map((s) => groupShareKey(s.sharedGroupId, s.withGroupId)).map((k) => deleteItem(k.pk, k.sk)));
+  // A share this group was invited to is also an entry in the other group's `shares`.
+  await Promise.all([
+    ...given.map((s) => groupShareKey(s.sharedGroupId, s.withGroupId)).map((k) => deleteItem(k.pk, k.sk)),
+    ...received.map((s) => transact(unshareWrites(s.sharedGroupId, s.withGroupId, false))),
+  ]);
 }
 
 /** The number of groups (the administrator's `X-Total`), kept as projects keep theirs. */

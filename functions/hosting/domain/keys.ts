@@ -20,6 +20,8 @@
  * for administrators, `visible` for public and internal projects); each entry, like the container
  * item and the visible marker, carries `archived`, `visibility` and `searchText`, the attributes list
  * filters test inside the Query.
+ * A group item also carries `shares` (invited group id → level and expiry), written in the same
+ * transaction as the share item, so access checks read a group's shares with its GetItem.
  * `storageMoveId` names the storage move holding the container, from scheduling until that move
  * ends (functions/moves/keys.ts).
  */
@@ -46,8 +48,8 @@ export const membershipsOfUserIndex = (kind: "project" | "group", userId: number
 /** Marks a project or subgroup as a child of its group, so "is this group empty?" is one Query. */
 export const groupChildKey = (groupId: number, kind: "project" | "group", id: number) => ({ pk: `GROUP#${groupId}`, sk: `CHILD#${kind}#${pad(id)}` });
 /**
- * A group shared with another group (GitLab's group link): read from the shared group's side for
- * access (its members' levels, capped) and from the invited group's side for its members' group lists.
+ * A group shared with another group (GitLab's group link): its uniqueness and, through the index,
+ * the invited group's side (its members' group lists); access reads the shared group's `shares`.
  */
 export const groupShareKey = (sharedGroupId: number, withGroupId: number) => ({ pk: `GROUP#${sharedGroupId}`, sk: `SHARE#${pad(withGroupId)}` });
 export const sharesOfGroupRange = (sharedGroupId: number) => ({ pk: `GROUP#${sharedGroupId}`, skPrefix: "SHARE#" });

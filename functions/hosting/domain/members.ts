@@ -2,7 +2,7 @@
 import { countRange, getItem, getItems, putItem, deleteItem, queryAll, queryPage, updateItem } from "../../platform/db/table.js";
 import { conflict, forbidden, notFound } from "../../platform/http/errors.js";
 import { findUser, basicUser } from "../../identity/domain/users.js";
-import { AccessLevel, activeLevel, activeShares, type MemberRecord } from "./access.js";
+import { AccessLevel, activeLevel, chainShares, type MemberRecord } from "./access.js";
 import { memberKey, membershipsOfUserIndex } from "./keys.js";
 
 export type MemberKind = "project" | "group";
@@ -77,7 +77,7 @@ export async function listMembersByIds(kind: MemberKind, containerId: number, us
  */
 export async function listAllMembers(kind: MemberKind, containerId: number, groupIds: number[], userIds?: number[]): Promise<Found[]> {
   const sources: Array<{ kind: MemberKind; id: number; cap?: number }> = [{ kind, id: containerId }, ...groupIds.filter((g) => kind === "project" || g !== containerId).map((id) => ({ kind: "group" as const, id }))];
-  const shares = (await Promise.all(groupIds.map(activeShares))).flat();
+  const shares = await chainShares(groupIds);
   sources.push(...shares.map((s) => ({ kind: "group" as const, id: s.withGroupId, cap: s.groupAccess })));
   const wanted = userIds ? new Set(userIds) : undefined;
   const lists = await Promise.all(

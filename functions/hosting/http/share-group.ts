@@ -3,7 +3,7 @@ import { defineEndpoint } from "../../platform/http/endpoint.js";
 import { lambda } from "../../platform/http/lambda.js";
 import { positiveInt } from "../../platform/http/params.js";
 import { baseUrl } from "../../platform/http/urls.js";
-import { groupDetailView, visibleGroup } from "../domain/groups.js";
+import { findGroup, groupDetailView, visibleGroup } from "../domain/groups.js";
 import { shareGroup, sharedWithGroupsView } from "../domain/group-shares.js";
 import { accessLevel, groupParams } from "./schemas.js";
 
@@ -23,7 +23,8 @@ export const endpoint = defineEndpoint(
     const shared = await visibleGroup(principal, params.id);
     const { group: withGroup } = await visibleGroup(principal, String(body.group_id));
     await shareGroup(principal, shared, withGroup, { groupAccess: body.group_access, expiresAt: body.expires_at ?? undefined });
-    return groupDetailView(shared.group, baseUrl(c), await sharedWithGroupsView(principal, shared.group));
+    const group = (await findGroup(shared.group.id)) ?? shared.group; // with its new share
+    return groupDetailView(group, baseUrl(c), await sharedWithGroupsView(principal, group));
   },
 );
 export const handler = lambda(endpoint);

@@ -41,7 +41,6 @@ export const pageQuery = {
   per_page: z.optional(positiveInt()),
 };
 
-const idList = z.array(positiveInt()).check(z.maxLength(1000));
 /** Grape's `Array[Integer]` with GitLab's comma-separated coercion: `skip_groups=1,2`. */
 export const commaSeparatedIds = () => z.pipe(z.string().check(z.regex(/^\d+(,\d+)*$/), z.maxLength(12_000)), z.transform((s) => s.split(",").map(Number)));
 
@@ -51,5 +50,5 @@ export const commaSeparatedIds = () => z.pipe(z.string().check(z.regex(/^\d+(,\d
  * which `bracketed` (the request's values of `name[]`) holds.
  */
 export function idArray(commaSeparated: number[] | undefined, bracketed: string[] | undefined): number[] {
-  return [...(commaSeparated ?? []), ...z.parse(idList, bracketed ?? [])];
+  return [...(commaSeparated ?? []), ...z.parse(z.array(positiveInt()).check(z.maxLength(1000)), bracketed ?? [])];
 }
