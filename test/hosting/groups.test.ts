@@ -176,6 +176,14 @@ describe("sharing a group with another group", () => {
     expect((await api("DELETE", `/api/v4/groups/${shared.id}/share/abc`, { token: owner.token })).status).toBe(400);
   });
 
+  it("ends with the shared group's deletion, after which the invited group deletes cleanly", async () => {
+    const [first, second] = [await newGroup(owner.token), await newGroup(owner.token)];
+    expect((await api("POST", `/api/v4/groups/${first.id}/share`, { token: owner.token, body: { group_id: second.id, group_access: 30 } })).status).toBe(201);
+    expect((await api("DELETE", `/api/v4/groups/${first.id}`, { token: owner.token })).status).toBe(202);
+    expect((await api("DELETE", `/api/v4/groups/${second.id}`, { token: owner.token })).status).toBe(202);
+    expect((await api("GET", `/api/v4/groups/${second.id}`, { token: owner.token })).status).toBe(404);
+  });
+
   it("ends with the invited group's deletion", async () => {
     const other = await newGroup(invitedOwner.token);
     await addMember(invitedOwner.token, "groups", other.id, owner.id, 10);

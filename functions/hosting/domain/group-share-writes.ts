@@ -5,6 +5,7 @@ import { containerKey, groupShareKey } from "./keys.js";
 export function unshareWrites(sharedGroupId: number, withGroupId: number, mustExist: boolean): TransactItem[] {
   return [
     { Delete: { Key: groupShareKey(sharedGroupId, withGroupId), ...(mustExist ? { ConditionExpression: "attribute_exists(pk)" } : {}) } },
-    { Update: { Key: containerKey("group", sharedGroupId), UpdateExpression: "REMOVE shares.#w", ExpressionAttributeNames: { "#w": String(withGroupId) } } },
+    // Never recreates a group deleted meanwhile (an Update without a condition would).
+    { Update: { Key: containerKey("group", sharedGroupId), UpdateExpression: "REMOVE shares.#w", ExpressionAttributeNames: { "#w": String(withGroupId) }, ConditionExpression: "attribute_exists(shares)" } },
   ];
 }

@@ -150,7 +150,13 @@ async function removeSharesOf(groupId: number): Promise<void> {
   // A share this group was invited to is also an entry in the other group's `shares`.
   await Promise.all([
     ...given.map((s) => groupShareKey(s.sharedGroupId, s.withGroupId)).map((k) => deleteItem(k.pk, k.sk)),
-    ...received.map((s) => transact(unshareWrites(s.sharedGroupId, s.withGroupId, false))),
+    ...received.map((s) =>
+      transact(unshareWrites(s.sharedGroupId, s.withGroupId, false)).catch(async (err) => {
+        if (!isConditionFailure(err)) throw err;
+        const k = groupShareKey(s.sharedGroupId, s.withGroupId); // the shared group is gone already
+        await deleteItem(k.pk, k.sk);
+      }),
+    ),
   ]);
 }
 
