@@ -235,6 +235,15 @@ const builders: Record<string, (v: Vars) => Promise<void>> = {
   async group(v) {
     v.group = String((await call("POST", "/api/v4/groups", { name: "Doc group", path: unique("doc") })).body.id);
   },
+  /** `group` and `other_group`, the group it is (to be) shared with. */
+  async two_groups(v) {
+    await builders.group!(v);
+    v.other_group = String((await call("POST", "/api/v4/groups", { name: "H5bp", path: unique("h5bp") })).body.id);
+  },
+  async group_share(v) {
+    await builders.two_groups!(v);
+    await call("POST", `/api/v4/groups/${v.group}/share`, { group_id: Number(v.other_group), group_access: 30 });
+  },
   /** The doc's `my-group`, a subgroup of `group`. */
   async my_group(v) {
     await builders.group!(v);

@@ -1,11 +1,12 @@
 /**
  * GitLab access levels and visibility. A caller's level on a project is the highest of: its direct
- * membership, its membership of the project's group or any ancestor group, ownership of the personal
+ * membership, its membership of the project's group or any ancestor group, its direct membership of
+ * a group one of those groups is shared with (capped at the share's level), ownership of the personal
  * namespace, and admin (treated as Owner). A resource the caller may not see answers 404, never 403.
  */
 import { getItem } from "../../platform/db/table.js";
 import type { Principal } from "../../identity/domain/auth.js";
-import { memberKey } from "./keys.js";
+import { containerKey, memberKey } from "./keys.js";
 
 export const AccessLevel = { none: 0, guest: 10, reporter: 20, developer: 30, maintainer: 40, owner: 50 } as const;
 export const ACCESS_LEVELS = [10, 20, 30, 40, 50] as const;
@@ -19,11 +20,46 @@ export interface MemberRecord {
   createdBy?: number;
 }
 
+/** A group shared with another (GitLab's group link): an item of its own, mirrored in the shared group's `shares`. */
+export interface ShareRecord {
+  sharedGroupId: number;
+  withGroupId: number;
+  groupAccess: number;
+  expiresAt: string | null;
+  createdAt: string;
+}
+
+/**
+ * The shares of a group, kept on the group item (invited group id → share) so that an access check
+ * reads them with the GetItem of the group rather than a Query.
+ */
+export interface SharedGroup {
+  id: number;
+  shares?: Record<string, Omit<ShareRecord, "sharedGroupId" | "withGroupId">>;
+}
+
+/** Whether a membership's or share's `expires_at` day has come. */
+export const expired = (expiresAt: string | null) => !!expiresAt && new Date().toISOString().slice(0, 10) >= expiresAt;
+
 /** The member's level, or 0 once its membership has expired. */
 export function activeLevel(m: MemberRecord | undefined): number {
-  if (!m) return 0;
-  if (m.expiresAt && new Date().toISOString().slice(0, 10) >= m.expiresAt) return 0;
+  if (!m || expired(m.expiresAt)) return 0;
   return m.accessLevel;
+}
+
+/** The shares of a group that have not expired, by invited group id. */
+export function activeShares(group: SharedGroup | undefined): ShareRecord[] {
+  if (!group) return [];
+  return Object.entries(group.shares ?? {})
+    .map(([withGroupId, share]) => ({ ...share, sharedGroupId: group.id, withGroupId: Number(withGroupId) }))
+    .filter((s) => !expired(s.expiresAt))
+    .sort((a, b) => a.withGroupId - b.withGroupId);
+}
+
+/** The active shares of each group of a chain, read with a GetItem per group. */
+export async function chainShares(groupIds: number[]): Promise<ShareRecord[]> {
+  const groups = await Promise.all(groupIds.map((g) => getItem<SharedGroup>(containerKey("group", g).pk, containerKey("group", g).sk, false)));
+  return groups.flatMap(activeShares);
 }
 
 export async function directLevel(kind: "project" | "group", containerId: number, userId: number): Promise<number> {
@@ -31,10 +67,15 @@ export async function directLevel(kind: "project" | "group", containerId: number
   return activeLevel(await getItem<MemberRecord>(key.pk, key.sk, false));
 }
 
-/** Highest membership level over a group and its ancestors (`groupIds`, nearest first). */
+/**
+ * Highest level over a group and its ancestors (`groupIds`, nearest first): memberships, and direct
+ * memberships of the groups they are shared with, each capped at its share's `group_access` (GitLab
+ * gives an invited group's direct members the lower of the two).
+ */
 export async function groupChainLevel(groupIds: number[], userId: number): Promise<number> {
-  const levels = await Promise.all(groupIds.map((g) => directLevel("group", g, userId)));
-  return Math.max(0, ...levels);
+  const [levels, shares] = await Promise.all([Promise.all(groupIds.map((g) => directLevel("group", g, userId))), chainShares(groupIds)]);
+  const shared = await Promise.all(shares.map(async (s) => Math.min(s.groupAccess, await directLevel("group", s.withGroupId, userId))));
+  return Math.max(0, ...levels, ...shared);
 }
 
 export interface ProjectAccessSubject {

@@ -2,29 +2,78 @@
  * Group lists as Queries: all groups (admin), or the groups a user reaches by membership (with their
  * subgroups) merged with public/internal groups; and the projects a user reaches through its groups.
  */
-import { queryAll, queryPage, GSI1 } from "../../platform/db/table.js";
+import { getItems, queryAll, queryPage, GSI1 } from "../../platform/db/table.js";
 import type { Principal } from "../../identity/domain/auth.js";
-import { findGroup, groupCount, type Group } from "./groups.js";
-import { activeLevel, type MemberRecord, type Visibility } from "./access.js";
+import { groupCount, groupLevel, groupSearchText, type Group } from "./groups.js";
+import { activeLevel, canSee, expired, type MemberRecord, type ShareRecord, type Visibility } from "./access.js";
+import { containerKey, sharedWithIndexPk } from "./keys.js";
+
+/** GitLab's group list filters: `search` (name or path, any case) and `skip_groups`. */
+export interface GroupFilters {
+  search?: string;
+  skip?: ReadonlySet<number>;
+}
+
+const matches = (g: Group, f: GroupFilters) => !f.skip?.has(g.id) && (!f.search || groupSearchText(g).includes(f.search.toLowerCase()));
+
+/** DynamoDB's `IN` takes at most 100 values; longer skip lists are ANDed in chunks. */
+function filterExpression(f: GroupFilters) {
+  const parts: string[] = [];
+  const values: Record<string, unknown> = {};
+  if (f.search) {
+    parts.push("contains(searchText, :search)");
+    values[":search"] = f.search.toLowerCase();
+  }
+  const skip = [...(f.skip ?? [])];
+  for (let i = 0; i < skip.length; i += 100) {
+    const names = skip.slice(i, i + 100).map((id, j) => ((values[`:s${i + j}`] = id), `:s${i + j}`));
+    parts.push(`NOT (#gid IN (${names.join(", ")}))`);
+  }
+  return parts.length ? { expression: parts.join(" AND "), values, names: skip.length ? { "#gid": "id" } : undefined } : undefined;
+}
 
 /**
- * A page of groups and, where it comes without counting, their total: the administrator's from the
- * group counter; anyone else's when the public/internal groups all fit in what was read anyway.
+ * A page of groups and, where it comes without counting, their total: the administrator's unfiltered
+ * list from the group counter; anyone else's when the public/internal groups all fit in what was read
+ * anyway. The administrator's filters run inside the Query; anyone else's on the groups read.
  */
-export async function listGroups(principal: Principal | undefined, offset: number, limit: number): Promise<{ groups: Group[]; hasMore: boolean; total?: number }> {
+export async function listGroups(principal: Principal | undefined, offset: number, limit: number, filters: GroupFilters = {}): Promise<{ groups: Group[]; hasMore: boolean; total?: number }> {
+  const filter = filterExpression(filters);
   if (principal?.user.admin) {
-    const [page, total] = await Promise.all([queryPage<Group>({ index: GSI1, pk: "GROUPS", offset, limit, ascending: true }), groupCount()]);
+    const [page, total] = await Promise.all([queryPage<Group>({ index: GSI1, pk: "GROUPS", offset, limit, ascending: true, filter }), filter ? undefined : groupCount()]);
     return { groups: page.items, hasMore: page.hasMore, total };
   }
-  const want = offset + limit + 1;
   const ids = new Set<number>();
   if (principal) (await groupIdsReachedBy(principal.user.id)).forEach((id) => ids.add(id));
-  const open = await queryPage<{ sk: string; visibility: Visibility }>({ pk: "VISIBLE#group", offset: 0, limit: want, ascending: true });
+  // Filtered, every public/internal group is a candidate; unfiltered, the first page's worth is enough.
+  const open = await queryPage<{ sk: string; visibility: Visibility }>({ pk: "VISIBLE#group", offset: 0, limit: filter ? Number.MAX_SAFE_INTEGER : offset + limit + 1, ascending: true });
   open.items.filter((m) => principal || m.visibility === "public").forEach((m) => ids.add(Number(m.sk)));
-  const ordered = [...ids].sort((a, b) => a - b);
-  const groups = (await Promise.all(ordered.slice(offset, offset + limit).map(findGroup))).filter((g): g is Group => !!g);
-  return { groups, hasMore: ordered.length > offset + limit, total: open.hasMore ? undefined : ordered.length };
+  const ordered = [...ids].filter((id) => !filters.skip?.has(id)).sort((a, b) => a - b);
+  if (!filters.search) {
+    const groups = (await getItems<Group>(ordered.slice(offset, offset + limit).map((id) => containerKey("group", id)))).filter((g): g is Group => !!g);
+    return { groups, hasMore: ordered.length > offset + limit, total: open.hasMore ? undefined : ordered.length };
+  }
+  const found = (await getItems<Group>(ordered.map((id) => containerKey("group", id)))).filter((g): g is Group => !!g && matches(g, filters));
+  return { groups: found.slice(offset, offset + limit), hasMore: found.length > offset + limit, total: found.length };
 }
+
+/**
+ * A group's subgroups (`descendants`: at every depth, GitLab's `descendant_groups`) that the caller
+ * can see, by id: one Query per group for its children, level by level.
+ */
+export async function listSubgroups(principal: Principal | undefined, parent: Group, descendants: boolean, filters: GroupFilters): Promise<Group[]> {
+  const ids: number[] = [];
+  for (let frontier = [parent.id]; frontier.length > 0; ) {
+    const children = (await Promise.all(frontier.map(childGroupIds))).flat();
+    ids.push(...children);
+    frontier = descendants ? children : [];
+  }
+  const groups = (await getItems<Group>(ids.map((id) => containerKey("group", id)))).filter((g): g is Group => !!g && matches(g, filters));
+  const visible = await Promise.all(groups.map(async (g) => canSee(principal, g.visibility, await groupLevel(principal, g))));
+  return groups.filter((_, i) => visible[i]).sort((a, b) => a.id - b.id);
+}
+
+const childGroupIds = async (groupId: number) => (await queryAll<{ sk: string }>({ pk: `GROUP#${groupId}`, skPrefix: "CHILD#group#" })).map((item) => childId(item.sk));
 
 /** Whether a group still holds projects or subgroups (checked before deletion). */
 export async function groupHasChildren(groupId: number): Promise<boolean> {
@@ -35,17 +84,19 @@ export async function groupHasChildren(groupId: number): Promise<boolean> {
 const childId = (sk: string) => Number(sk.split("#").pop());
 
 /**
- * The groups a user is an active member of, and all their subgroups: GitLab's inherited membership
- * reaches down the tree. One Query per group for its subgroups, level by level.
+ * The groups a user is an active member of, the groups shared with those (GitLab's authorized
+ * groups; at the lower of the two levels), and all their subgroups: inherited membership reaches
+ * down the tree. One Query per direct membership for its shares, one per group for its subgroups.
  */
 async function groupIdsReachedBy(userId: number, minLevel = 1): Promise<number[]> {
-  const memberships = await queryAll<MemberRecord & { gsi1sk: string }>({ index: GSI1, pk: `USER#${userId}#GROUPS` });
+  const memberships = (await queryAll<MemberRecord & { gsi1sk: string }>({ index: GSI1, pk: `USER#${userId}#GROUPS` })).filter((m) => activeLevel(m) >= minLevel);
+  const shares = await Promise.all(memberships.map((m) => queryAll<ShareRecord>({ index: GSI1, pk: sharedWithIndexPk(Number(m.gsi1sk)) })));
+  const sharedIn = shares.flatMap((list, i) => list.filter((s) => Math.min(s.groupAccess, activeLevel(memberships[i])) >= minLevel && !expired(s.expiresAt)));
   const seen = new Set<number>();
-  for (let frontier = memberships.filter((m) => activeLevel(m) >= minLevel).map((m) => Number(m.gsi1sk)); frontier.length > 0; ) {
+  for (let frontier = [...memberships.map((m) => Number(m.gsi1sk)), ...sharedIn.map((s) => s.sharedGroupId)]; frontier.length > 0; ) {
     const groups = frontier.filter((g) => !seen.has(g));
     groups.forEach((g) => seen.add(g));
-    const subgroups = await Promise.all(groups.map((g) => queryAll<{ sk: string }>({ pk: `GROUP#${g}`, skPrefix: "CHILD#group#" })));
-    frontier = subgroups.flat().map((item) => childId(item.sk));
+    frontier = (await Promise.all(groups.map(childGroupIds))).flat();
   }
   return [...seen];
 }

@@ -1,11 +1,13 @@
 /** Groups (namespaces that hold projects and own a wiki repository). */
-import { addToCount, getItem, isConditionFailure, nextId, readCount, transact, deleteItem, queryAll, type TransactItem } from "../../platform/db/table.js";
+import { addToCount, getItem, isConditionFailure, nextId, readCount, transact, deleteItem, queryAll, GSI1, type TransactItem } from "../../platform/db/table.js";
 import { validationError, badRequest, notFound } from "../../platform/http/errors.js";
 import type { Principal } from "../../identity/domain/auth.js";
-import { AccessLevel, canSee, groupChainLevel, type Visibility } from "./access.js";
-import { allGroupsIndex, containerKey, groupChildKey, memberKey, membershipsOfUserIndex, pathClaimKey, visibleMarkerKey } from "./keys.js";
+import { AccessLevel, canSee, groupChainLevel, type SharedGroup, type ShareRecord, type Visibility } from "./access.js";
+import { unshareWrites } from "./group-share-writes.js";
+import { allGroupsIndex, containerKey, groupChildKey, groupShareKey, memberKey, membershipsOfUserIndex, pathClaimKey, sharedWithIndexPk, sharesOfGroupRange, visibleMarkerKey } from "./keys.js";
 
-export interface Group {
+/** A group item; `shares` (access.ts) holds the groups it is shared with. */
+export interface Group extends SharedGroup {
   id: number;
   name: string;
   path: string;
@@ -21,6 +23,9 @@ export interface Group {
   relativePath?: string;
   readOnly?: boolean;
 }
+
+/** What `search` matches (name or path, in any case), kept on the group item so list Queries filter on it. */
+export const groupSearchText = (g: Pick<Group, "name" | "path">) => `${g.name}\n${g.path}`.toLowerCase();
 
 export async function findGroup(id: number): Promise<Group | undefined> {
   const key = containerKey("group", id);
@@ -77,7 +82,7 @@ export async function createGroup(
   const now = group.createdAt;
   const items: TransactItem[] = [
     { Put: { Item: { ...pathClaimKey(fullPath), kind: "group", ownerId: id }, ConditionExpression: "attribute_not_exists(pk)" } },
-    { Put: { Item: { ...containerKey("group", id), ...allGroupsIndex(id), type: "group", ...group } } },
+    { Put: { Item: { ...containerKey("group", id), ...allGroupsIndex(id), type: "group", ...group, searchText: groupSearchText(group), shares: {} } } },
     {
       Put: {
         Item: { ...memberKey("group", id, creator.user.id), ...membershipsOfUserIndex("group", creator.user.id, id), userId: creator.user.id, accessLevel: AccessLevel.owner, expiresAt: null, createdAt: now },
@@ -102,9 +107,9 @@ export async function updateGroup(group: Group, changes: { name?: string; descri
     {
       Update: {
         Key: containerKey("group", group.id),
-        UpdateExpression: "SET #n = :n, description = :d, visibility = :v",
+        UpdateExpression: "SET #n = :n, description = :d, visibility = :v, searchText = :s",
         ExpressionAttributeNames: { "#n": "name" },
-        ExpressionAttributeValues: { ":n": next.name, ":d": next.description, ":v": next.visibility },
+        ExpressionAttributeValues: { ":n": next.name, ":d": next.description, ":v": next.visibility, ":s": groupSearchText(next) },
         ConditionExpression: "attribute_exists(pk)",
       },
     },
@@ -126,6 +131,7 @@ export async function deleteGroup(group: Group, hasChildren: boolean, removeWiki
   await removeWiki();
   const members = await queryAll<{ pk: string; sk: string; userId: number }>({ pk: `GROUP#${group.id}`, skPrefix: "MEMBER#" });
   await Promise.all(members.map((m) => deleteItem(m.pk, m.sk)));
+  await removeSharesOf(group.id);
   await transact([
     { Delete: { Key: containerKey("group", group.id) } },
     { Delete: { Key: pathClaimKey(group.fullPath) } },
@@ -133,6 +139,25 @@ export async function deleteGroup(group: Group, hasChildren: boolean, removeWiki
     ...(group.parentId ? [{ Delete: { Key: groupChildKey(group.parentId, "group", group.id) } }] : []),
   ]);
   await addToCount("groups", -1);
+}
+
+/** Removes every share a group takes part in, on either side (GitLab deletes a deleted group's links). */
+async function removeSharesOf(groupId: number): Promise<void> {
+  const [given, received] = await Promise.all([
+    queryAll<ShareRecord>(sharesOfGroupRange(groupId)),
+    queryAll<ShareRecord>({ index: GSI1, pk: sharedWithIndexPk(groupId) }),
+  ]);
+  // A share this group was invited to is also an entry in the other group's `shares`.
+  await Promise.all([
+    ...given.map((s) => groupShareKey(s.sharedGroupId, s.withGroupId)).map((k) => deleteItem(k.pk, k.sk)),
+    ...received.map((s) =>
+      transact(unshareWrites(s.sharedGroupId, s.withGroupId, false)).catch(async (err) => {
+        if (!isConditionFailure(err)) throw err;
+        const k = groupShareKey(s.sharedGroupId, s.withGroupId); // the shared group is gone already
+        await deleteItem(k.pk, k.sk);
+      }),
+    ),
+  ]);
 }
 
 /** The number of groups (the administrator's `X-Total`), kept as projects keep theirs. */
@@ -155,3 +180,8 @@ export function groupView(group: Group, baseUrl: string) {
   };
 }
 
+
+/** GitLab's `GroupDetail`: the group, and the groups it is shared with that the caller can see. */
+export function groupDetailView(group: Group, baseUrl: string, sharedWithGroups: unknown[]) {
+  return { ...groupView(group, baseUrl), shared_with_groups: sharedWithGroups };
+}

@@ -10,6 +10,7 @@
  * | group member              | GROUP#<id>              | MEMBER#<uid>    | USER#<uid>#GROUPS / <group>       |                                        |
  * | child of a group         | GROUP#<id>              | CHILD#<kind>#<id> |                                 |                                        |
  * | personal project entry    | USER#<uid>              | PROJECT#<id>    |                                   |                                        |
+ * | group share (link)        | GROUP#<shared id>       | SHARE#<with id> | SHARED#WITH#<with id> / <shared>  |                                        |
  * | path claim                | NAMESPACE#<full path>   | NAMESPACE       |                                   |                                        |
  * | visible-to-all marker     | VISIBLE#<kind>          | <id>            |                                   |                                        |
  * | project order entry       | PROJECTS#BY#<order>#<audience> | <sort value>#<id> |                           |                                        |
@@ -20,6 +21,8 @@
  * for administrators, `visible` for public and internal projects); each entry, like the container
  * item and the visible marker, carries `archived`, `visibility` and `searchText`, the attributes list
  * filters test inside the Query; so does a personal project entry.
+ * A group item also carries `shares` (invited group id → level and expiry), written in the same
+ * transaction as the share item, so access checks read a group's shares with its GetItem.
  * `storageMoveId` names the storage move holding the container, from scheduling until that move
  * ends (functions/moves/keys.ts).
  */
@@ -51,6 +54,14 @@ export const groupChildKey = (groupId: number, kind: "project" | "group", id: nu
  */
 export const PERSONAL_PROJECT_PREFIX = "PROJECT#";
 export const personalProjectKey = (userId: number, projectId: number) => ({ pk: `USER#${userId}`, sk: `${PERSONAL_PROJECT_PREFIX}${pad(projectId)}` });
+/**
+ * A group shared with another group (GitLab's group link): its uniqueness and, through the index,
+ * the invited group's side (its members' group lists); access reads the shared group's `shares`.
+ */
+export const groupShareKey = (sharedGroupId: number, withGroupId: number) => ({ pk: `GROUP#${sharedGroupId}`, sk: `SHARE#${pad(withGroupId)}` });
+export const sharesOfGroupRange = (sharedGroupId: number) => ({ pk: `GROUP#${sharedGroupId}`, skPrefix: "SHARE#" });
+export const sharedWithIndex = (withGroupId: number, sharedGroupId: number) => ({ gsi1pk: sharedWithIndexPk(withGroupId), gsi1sk: pad(sharedGroupId) });
+export const sharedWithIndexPk = (withGroupId: number) => `SHARED#WITH#${withGroupId}`;
 export const pathClaimKey = (fullPath: string) => ({ pk: `NAMESPACE#${fullPath.toLowerCase()}`, sk: "NAMESPACE" });
 export const visibleMarkerKey = (kind: ContainerKind, id: number) => ({ pk: `VISIBLE#${kind}`, sk: pad(id) });
 export type ProjectOrderField = "name" | "path" | "updated_at" | "last_activity_at";

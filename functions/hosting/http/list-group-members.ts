@@ -1,12 +1,10 @@
-import * as z from "zod/mini";
 import { defineEndpoint } from "../../platform/http/endpoint.js";
 import { lambda } from "../../platform/http/lambda.js";
-import { pageQuery } from "../../platform/http/params.js";
 import { groupParams } from "./schemas.js";
-import { list } from "./members.js";
+import { list, memberListQuery } from "./members.js";
 
 export const endpoint = defineEndpoint(
-  { summary: "List group members", access: "read", params: groupParams, query: z.object({ ...pageQuery }) },
+  { summary: "List group members", access: "read", params: groupParams, query: memberListQuery },
   ({ c, principal, params, query }) => list("group", c, principal, params.id, query),
 );
 export const handler = lambda(endpoint);

@@ -1,7 +1,7 @@
 import * as z from "zod/mini";
 import { defineEndpoint } from "../../platform/http/endpoint.js";
 import { lambda } from "../../platform/http/lambda.js";
-import { bool, pageQuery, positiveInt } from "../../platform/http/params.js";
+import { bool, commaSeparatedIds, idArray, pageQuery } from "../../platform/http/params.js";
 import { pageRequest, setPageHeaders } from "../../platform/http/pagination.js";
 import { baseUrl } from "../../platform/http/urls.js";
 import { canSee } from "../domain/access.js";
@@ -9,9 +9,6 @@ import { findGroup, groupLevel, groupView, type Group } from "../domain/groups.j
 import { visibleProject } from "../domain/projects.js";
 import { projectParams } from "./schemas.js";
 
-const groupIds = z.array(positiveInt()).check(z.maxLength(1000));
-/** Grape's `Array[Integer]` with GitLab's comma-separated coercion: `skip_groups=1,2` (python-gitlab) or `skip_groups[]=1&skip_groups[]=2`. */
-const commaSeparatedIds = z.pipe(z.string().check(z.regex(/^\d+(,\d+)*$/), z.maxLength(12_000)), z.transform((s) => s.split(",").map(Number)));
 
 /**
  * GitLab's `GET /projects/:id/groups`: the project's group and its ancestors that the caller can see
@@ -25,14 +22,14 @@ export const endpoint = defineEndpoint(
     query: z.object({
       ...pageQuery,
       search: z.optional(z.string().check(z.maxLength(255))),
-      skip_groups: z.optional(commaSeparatedIds),
+      skip_groups: z.optional(commaSeparatedIds()),
       with_shared: z.optional(bool()),
       shared_visible_only: z.optional(bool()),
       shared_min_access_level: z.optional(z.enum(["10", "20", "30", "40", "50"])),
     }),
   },
   async ({ c, principal, params, query }) => {
-    const skip = new Set([...(query.skip_groups ?? []), ...z.parse(groupIds, c.req.queries("skip_groups[]") ?? [])]);
+    const skip = new Set(idArray(query.skip_groups, c.req.queries("skip_groups[]")));
     const { project } = await visibleProject(principal, params.id);
     const needle = query.search?.toLowerCase();
     const groups = (await Promise.all(project.namespace.groupIds.filter((id) => !skip.has(id)).map(findGroup))).filter((g): g is Group => !!g);

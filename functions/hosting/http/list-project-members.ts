@@ -1,12 +1,10 @@
-import * as z from "zod/mini";
 import { defineEndpoint } from "../../platform/http/endpoint.js";
 import { lambda } from "../../platform/http/lambda.js";
-import { pageQuery } from "../../platform/http/params.js";
 import { projectParams } from "./schemas.js";
-import { list } from "./members.js";
+import { list, memberListQuery } from "./members.js";
 
 export const endpoint = defineEndpoint(
-  { summary: "List project members", access: "read", params: projectParams, query: z.object({ ...pageQuery }) },
+  { summary: "List project members", access: "read", params: projectParams, query: memberListQuery },
   ({ c, principal, params, query }) => list("project", c, principal, params.id, query),
 );
 export const handler = lambda(endpoint);

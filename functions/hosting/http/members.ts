@@ -1,37 +1,74 @@
 /** Shared behaviour of the project and group member routes. */
 import * as z from "zod/mini";
 import type { Context } from "hono";
-import { positiveInt } from "../../platform/http/params.js";
-import { pageRequest, setPageHeaders } from "../../platform/http/pagination.js";
+import { commaSeparatedIds, idArray, pageQuery, positiveInt } from "../../platform/http/params.js";
+import { pageRequest, setPageHeaders, type PageRequest } from "../../platform/http/pagination.js";
 import { baseUrl } from "../../platform/http/urls.js";
 import { forbidden } from "../../platform/http/errors.js";
 import type { Principal } from "../../identity/domain/auth.js";
-import { AccessLevel, ACCESS_LEVELS } from "../domain/access.js";
+import { AccessLevel } from "../domain/access.js";
+import { accessLevel } from "./schemas.js";
 import { visibleProject } from "../domain/projects.js";
 import { visibleGroup } from "../domain/groups.js";
-import { addMember, listMembers, memberView, removeMember, type MemberKind } from "../domain/members.js";
+import { addMember, findMember, listAllMembers, listMembers, listMembersByIds, memberView, removeMember, updateMember, type MemberKind } from "../domain/members.js";
 
 export const addMemberBody = z.object({
   user_id: positiveInt(),
-  access_level: z.pipe(positiveInt(), z.union(ACCESS_LEVELS.map((l) => z.literal(l)) as [z.ZodMiniLiteral<10>, z.ZodMiniLiteral<20>, z.ZodMiniLiteral<30>, z.ZodMiniLiteral<40>, z.ZodMiniLiteral<50>])),
+  access_level: accessLevel(),
   expires_at: z.optional(z.iso.date()),
 });
 
+/** The container, the caller's level on it, and the groups its members inherit from (nearest first). */
 async function container(kind: MemberKind, principal: Principal | undefined, id: string) {
   if (kind === "project") {
     const { project, level } = await visibleProject(principal, id);
-    return { id: project.id, level };
+    return { id: project.id, level, groupIds: project.namespace.groupIds };
   }
   const { group, level } = await visibleGroup(principal, id);
-  return { id: group.id, level };
+  return { id: group.id, level, groupIds: [group.id, ...group.ancestorIds] };
 }
 
-export async function list(kind: MemberKind, c: Context, principal: Principal, id: string, query: { page?: number; per_page?: number }) {
+/** Member list queries: pages, and GitLab's `user_ids` (`user_ids[]=1&user_ids[]=2` or `user_ids=1,2`). */
+export const memberListQuery = z.object({ ...pageQuery, user_ids: z.optional(commaSeparatedIds()) });
+const userIdsOf = (c: Context, query: z.output<typeof memberListQuery>) => {
+  const ids = idArray(query.user_ids, c.req.queries("user_ids[]"));
+  return ids.length ? ids : undefined;
+};
+
+export async function list(kind: MemberKind, c: Context, principal: Principal, id: string, query: z.output<typeof memberListQuery>) {
   const target = await container(kind, principal, id);
   const page = pageRequest(query);
+  const userIds = userIdsOf(c, query);
+  if (userIds) return paged(c, page, await listMembersByIds(kind, target.id, userIds));
   const { members, hasMore, total } = await listMembers(kind, target.id, page.offset, page.perPage);
   setPageHeaders(c, page, hasMore, total);
   return members.map((m) => memberView(m, baseUrl(c)));
+}
+
+/** `GET …/members/all`: direct, inherited and shared-group members, one entry per user. */
+export async function listAll(kind: MemberKind, c: Context, principal: Principal, id: string, query: z.output<typeof memberListQuery>) {
+  const target = await container(kind, principal, id);
+  return paged(c, pageRequest(query), await listAllMembers(kind, target.id, target.groupIds, userIdsOf(c, query)));
+}
+
+function paged(c: Context, page: PageRequest, members: Parameters<typeof memberView>[0][]) {
+  setPageHeaders(c, page, members.length > page.offset + page.perPage, members.length);
+  return members.slice(page.offset, page.offset + page.perPage).map((m) => memberView(m, baseUrl(c)));
+}
+
+export async function get(kind: MemberKind, c: Context, principal: Principal, id: string, userId: number) {
+  const target = await container(kind, principal, id);
+  return memberView(await findMember(kind, target.id, userId), baseUrl(c));
+}
+
+export const updateMemberBody = z.object({ access_level: accessLevel(), expires_at: z.optional(z.nullable(z.iso.date())) });
+
+/** Maintainer+ (403 otherwise), within the rules of `addMember`. */
+export async function update(kind: MemberKind, c: Context, principal: Principal, id: string, userId: number, body: z.output<typeof updateMemberBody>) {
+  const target = await container(kind, principal, id);
+  if (target.level < AccessLevel.maintainer) throw forbidden();
+  const updated = await updateMember(kind, target.id, target.level, userId, { accessLevel: body.access_level, expiresAt: body.expires_at });
+  return memberView(updated, baseUrl(c));
 }
 
 export async function add(kind: MemberKind, c: Context, principal: Principal, id: string, body: z.output<typeof addMemberBody>) {

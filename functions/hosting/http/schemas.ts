@@ -2,12 +2,15 @@
 import * as z from "zod/mini";
 import { bool, idOrPath, positiveInt } from "../../platform/http/params.js";
 import { FEATURES, type Feature, type FeatureLevel } from "../domain/projects.js";
+import { ACCESS_LEVELS } from "../domain/access.js";
 
 export const visibility = z.enum(["private", "internal", "public"]);
 export const featureLevel = z.enum(["disabled", "private", "enabled"]);
 export const projectParams = z.object({ id: idOrPath() });
 export const groupParams = z.object({ id: idOrPath() });
 export const memberParams = z.object({ id: idOrPath(), user_id: positiveInt() });
+/** One of GitLab's access levels, 10 (Guest) … 50 (Owner). */
+export const accessLevel = () => z.pipe(positiveInt(), z.literal(ACCESS_LEVELS));
 /** GitLab paths: letters, digits, `_`, `-`, `.`; not starting with `-`/`.`, not ending in `.git`/`.atom`. */
 export const pathSegment = z.string().check(
   z.minLength(1),

@@ -3,7 +3,7 @@ import { defineEndpoint } from "../../platform/http/endpoint.js";
 import { lambda } from "../../platform/http/lambda.js";
 import { baseUrl } from "../../platform/http/urls.js";
 import { forbidden } from "../../platform/http/errors.js";
-import { scheduleContainerMove } from "../../moves/domain/schedule.js";
+import { scheduleContainerMoveTo } from "../../moves/domain/schedule.js";
 import { AccessLevel } from "../domain/access.js";
 import { updateProject, visibleProject } from "../domain/projects.js";
 import { projectView } from "../domain/project-view.js";
@@ -42,7 +42,7 @@ export const endpoint = defineEndpoint(
       defaultBranch: body.default_branch,
       features: chosenFeatures(body),
     });
-    if (storage !== undefined && storage !== project.storage) await scheduleContainerMove("project", updated, storage);
+    if (storage !== undefined && storage !== project.storage) await scheduleContainerMoveTo("project", updated, storage);
     return projectView(updated, baseUrl(c), { admin: principal.user.admin });
   },
 );

@@ -113,7 +113,15 @@ export async function scheduleContainerMove(
   opts: { drain?: Partial<DrainPolicy> } = {},
 ): Promise<MoveRecord> {
   assertSchedulable(kind, container);
-  const destination = await resolveDestination(container.storage, requestedDestination);
+  return scheduleContainerMoveTo(kind, container, await resolveDestination(container.storage, requestedDestination), opts);
+}
+
+/**
+ * The same, to a destination the caller already checked is another configured storage (a project
+ * update's `repository_storage`): its function then carries none of the weighted pick's code.
+ */
+export async function scheduleContainerMoveTo(kind: MoveKind, container: ContainerRepository, destination: string, opts: { drain?: Partial<DrainPolicy> } = {}): Promise<MoveRecord> {
+  assertSchedulable(kind, container);
   const move = await createScheduledMove(kind, container, destination);
   try {
     await startMoveExecution(move, drainPolicy(opts.drain));

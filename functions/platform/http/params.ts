@@ -40,3 +40,15 @@ export const pageQuery = {
   page: z.optional(positiveInt()),
   per_page: z.optional(positiveInt()),
 };
+
+/** Grape's `Array[Integer]` with GitLab's comma-separated coercion: `skip_groups=1,2`. */
+export const commaSeparatedIds = () => z.pipe(z.string().check(z.regex(/^\d+(,\d+)*$/), z.maxLength(12_000)), z.transform((s) => s.split(",").map(Number)));
+
+/**
+ * The ids of an `Array[Integer]` query parameter in either spelling: comma-separated (`commaSeparatedIds`,
+ * parsed with the query) or repeated with brackets, `skip_groups[]=1&skip_groups[]=2` (python-gitlab),
+ * which `bracketed` (the request's values of `name[]`) holds.
+ */
+export function idArray(commaSeparated: number[] | undefined, bracketed: string[] | undefined): number[] {
+  return [...(commaSeparated ?? []), ...z.parse(z.array(positiveInt()).check(z.maxLength(1000)), bracketed ?? [])];
+}

@@ -30,6 +30,10 @@ export function gitlabParamError(err: ZodError): ApiError {
       case "invalid_value":
         parts.push(`${name} does not have a valid value`);
         break;
+      case "invalid_union":
+        // A value that may be spelled several ways (`5` or `"5"`) and is absent fails every branch as undefined.
+        parts.push(issue.errors.length > 0 && issue.errors.every((branch) => branch.some((i) => i.code === "invalid_type" && /received undefined$/.test(i.message))) ? `${name} is missing` : `${name} is invalid`);
+        break;
       case "too_big":
       case "too_small":
         parts.push(`${name} ${issue.message.replace(/^Too (big|small): /, "").replace(/^expected .* to /, "must ")}`);

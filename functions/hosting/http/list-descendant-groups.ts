@@ -1,0 +1,5 @@
+import { lambda } from "../../platform/http/lambda.js";
+import { subgroupsEndpoint } from "./group-lists.js";
+
+export const endpoint = subgroupsEndpoint(true);
+export const handler = lambda(endpoint);
