@@ -47,9 +47,11 @@ async function* gzipped(tar: AsyncGenerator<Buffer>): AsyncGenerator<Buffer> {
   for await (const chunk of gzip) yield chunk as Buffer;
 }
 
-let bzip2: Promise<typeof import("compressjs").Bzip2> | undefined;
-// Loaded on first use: only the bzip2 formats need it, and it is the larger part of this function.
-const loadBzip2 = () => (bzip2 ??= import("compressjs").then((m) => (m.default ?? m).Bzip2));
+type Bzip2 = typeof import("@ledgerhq/compressjs/src/lib/Bzip2.js").default;
+let bzip2: Promise<Bzip2> | undefined;
+// Only its Bzip2 module (the package's main file loads every codec it has), loaded on first use:
+// only the bzip2 formats need it.
+const loadBzip2 = () => (bzip2 ??= import("@ledgerhq/compressjs/src/lib/Bzip2.js").then((m) => ((m as { default?: Bzip2 }).default ?? (m as unknown as Bzip2))));
 
 async function* bzipped(tar: AsyncGenerator<Buffer>): AsyncGenerator<Buffer> {
   const bz = await loadBzip2();
