@@ -79,8 +79,8 @@ export function archiveChunks(src: ArchiveSource, prefix: string, kind: ArchiveK
   return tar;
 }
 
-/** The archive as a web stream that pulls one chunk at a time. */
-export function archiveStream(chunks: AsyncGenerator<Buffer>): ReadableStream<Uint8Array> {
+/** An archive (or the repository snapshot) as a web stream that pulls one chunk at a time. */
+export function archiveStream(chunks: AsyncGenerator<Uint8Array>): ReadableStream<Uint8Array> {
   return new ReadableStream<Uint8Array>(
     {
       async pull(controller) {

@@ -15,7 +15,8 @@ import { requireRepository } from "./lifecycle.js";
 import { defaultBranchOf } from "./read.js";
 import { resolveCommit, type ObjectCache } from "./refs.js";
 
-const deflate = promisify(deflateRaw);
+// Pure: bundles that re-export this module without archiving (through the git index) drop it.
+const deflate = /* @__PURE__ */ promisify(deflateRaw);
 /** Blob content is handed on in slices of this size, so a slow reader never makes us copy more. */
 export const ARCHIVE_CHUNK = 64 * 1024;
 
