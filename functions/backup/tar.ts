@@ -18,11 +18,13 @@ export type EntryType = "file" | "dir";
 
 export interface TarHeader {
   path: string;
-  type: EntryType;
+  type: EntryType | "symlink";
   size: number;
   mode: number;
   /** Seconds since the epoch. */
   mtime: number;
+  /** A symlink's target. */
+  linkname?: string;
 }
 
 const octal = (value: number, width: number) => value.toString(8).padStart(width - 1, "0") + "\0";
@@ -42,9 +44,10 @@ function splitPath(path: string): { name: string; prefix: string } | undefined {
   return undefined;
 }
 
-function headerBlock(h: { name: string; prefix: string; size: number; mode: number; mtime: number; typeflag: string }): Buffer {
+function headerBlock(h: { name: string; prefix: string; size: number; mode: number; mtime: number; typeflag: string; linkname?: string }): Buffer {
   const block = Buffer.alloc(BLOCK);
   writeString(block, h.name, 0, 100);
+  if (h.linkname) writeString(block, h.linkname, 157, 100);
   writeString(block, octal(h.mode & 0o7777, 8), 100, 8);
   writeString(block, octal(0, 8), 108, 8);
   writeString(block, octal(0, 8), 116, 8);
@@ -77,7 +80,9 @@ export const padding = (size: number) => (BLOCK - (size % BLOCK)) % BLOCK;
 export function encodeHeader(h: TarHeader): Buffer[] {
   const path = h.type === "dir" && !h.path.endsWith("/") ? `${h.path}/` : h.path;
   const split = splitPath(path);
-  const pax = (split ? "" : paxRecord("path", path)) + (h.size > MAX_OCTAL_SIZE ? paxRecord("size", String(h.size)) : "");
+  const longLink = h.linkname !== undefined && Buffer.byteLength(h.linkname) > 100;
+  const pax =
+    (split ? "" : paxRecord("path", path)) + (h.size > MAX_OCTAL_SIZE ? paxRecord("size", String(h.size)) : "") + (longLink ? paxRecord("linkpath", h.linkname!) : "");
   const out: Buffer[] = [];
   if (pax) {
     const data = Buffer.from(pax, "utf8");
@@ -86,7 +91,8 @@ export function encodeHeader(h: TarHeader): Buffer[] {
   }
   // Without a usable split the pax path wins; the ustar name is only a readable fallback.
   const fallback = split ?? { name: Buffer.from(path).subarray(-100).toString("utf8").replace(/^\uFFFD+/, ""), prefix: "" };
-  out.push(headerBlock({ ...fallback, size: h.size, mode: h.mode, mtime: h.mtime, typeflag: h.type === "dir" ? "5" : "0" }));
+  const typeflag = h.type === "dir" ? "5" : h.type === "symlink" ? "2" : "0";
+  out.push(headerBlock({ ...fallback, size: h.size, mode: h.mode, mtime: h.mtime, typeflag, linkname: longLink ? undefined : h.linkname }));
   return out;
 }
 

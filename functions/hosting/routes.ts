@@ -45,6 +45,8 @@ export const hostingRoutes: RouteSpec[] = [
   r("POST", "/api/v4/projects/:id/repository/files/:file_path", "create-file"),
   r("PUT", "/api/v4/projects/:id/repository/files/:file_path", "update-file"),
   r("DELETE", "/api/v4/projects/:id/repository/files/:file_path", "delete-file"),
+  // `archive` and `archive.<format>`; after every literal /repository/… route, which take precedence.
+  r("GET", "/api/v4/projects/:id/repository/:archive", "get-repository-archive"),
   r("GET", "/api/v4/groups", "list-groups"),
   r("POST", "/api/v4/groups", "create-group"),
   r("GET", "/api/v4/groups/:id", "get-group"),

@@ -3,11 +3,13 @@
  * Gateway HTTP API (payload v2) event, learning its path pattern from `routeKey` as on AWS.
  */
 import { describe, it, expect } from "vitest";
+import { randomBytes } from "node:crypto";
 import type { Context } from "aws-lambda";
 import { adminToken, api, newUser, unique } from "../support/api.js";
 import { routes } from "../../functions/routes.js";
 import { toApiGatewayPath } from "../../functions/platform/http/lambda.js";
 import { loadModule } from "../../local/server.js";
+import { LAMBDA_ARCHIVE_LIMIT } from "../../functions/hosting/http/get-repository-archive.js";
 
 type Handler = (event: unknown, ctx: Context) => Promise<{ statusCode: number; body: string; headers?: Record<string, string>; isBase64Encoded?: boolean }>;
 
@@ -75,5 +77,34 @@ describe("route modules as Lambda handlers", () => {
     );
     expect(res.statusCode).toBe(400);
     expect(JSON.parse(res.body)).toEqual({ error: "path is missing" });
+  });
+  it("buffers a repository archive within API Gateway's payload limit and refuses a larger one in GitLab's shape", async () => {
+    const owner = await newUser();
+    const created = await api("POST", "/api/v4/projects", { token: owner.token, body: { name: unique("lambda-archive"), initialize_with_readme: true } });
+    const { handler, routeKey } = await handlerOf("GET", "/api/v4/projects/:id/repository/:archive");
+    const call = async (archive: string, query = "") => {
+      // As on AWS: the function knows it runs in Lambda, whose answer the adapter buffers.
+      process.env.AWS_LAMBDA_FUNCTION_NAME = "get-repository-archive";
+      try {
+        return await handler(apiGatewayEvent(routeKey, `/api/v4/projects/${created.body.id}/repository/${archive}`, { headers: { "private-token": owner.token }, query }), context);
+      } finally {
+        delete process.env.AWS_LAMBDA_FUNCTION_NAME;
+      }
+    };
+    const small = await call("archive.zip");
+    expect(small).toMatchObject({ statusCode: 200, isBase64Encoded: true });
+    expect(Buffer.from(small.body, "base64").subarray(0, 4)).toEqual(Buffer.from([0x50, 0x4b, 0x03, 0x04]));
+
+    // Random bytes: no format shrinks them below the limit.
+    const big = randomBytes(LAMBDA_ARCHIVE_LIMIT + 100_000).toString("base64");
+    const commit = await api("POST", `/api/v4/projects/${created.body.id}/repository/commits`, {
+      token: owner.token,
+      body: { branch: "big", start_branch: "main", commit_message: "big", actions: [{ action: "create", file_path: "big.bin", content: big, encoding: "base64" }] },
+    });
+    expect(commit.status).toBe(201);
+    const refused = await call("archive.tar", "sha=big");
+    expect(refused.statusCode).toBe(413);
+    expect(JSON.parse(refused.body)).toEqual({ message: `413 Archive Too Large - over ${LAMBDA_ARCHIVE_LIMIT} bytes, the most one answer can carry here; narrow it with path or exclude_paths` });
+    expect((await call("archive.tar", "sha=main")).statusCode).toBe(200);
   });
 });

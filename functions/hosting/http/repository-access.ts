@@ -4,14 +4,17 @@ import { forbidden, notFound } from "../../platform/http/errors.js";
 import { AccessLevel } from "../domain/access.js";
 import { visibleProject } from "../domain/projects.js";
 
-/** The project with the caller's level, if the caller may read its code (404 otherwise). */
-export async function codeReader(principal: Principal | undefined, id: string) {
+/**
+ * The project with the caller's level, if the caller may read its code. A caller below Reporter on a
+ * private project gets 404, or, with `denied: "forbidden"`, GitLab's 403 of `authorize_read_code!`.
+ */
+export async function codeReader(principal: Principal | undefined, id: string, opts: { denied?: "forbidden" } = {}) {
   const { project, level } = await visibleProject(principal, id);
   const feature = project.features.repository_access_level;
   if (feature === "disabled") throw notFound("Repository");
   // Private projects (or a private repository feature) need Reporter+ to read code.
   const needs = project.visibility === "private" || feature === "private" ? AccessLevel.reporter : 0;
-  if (level < needs) throw notFound("Project");
+  if (level < needs) throw opts.denied === "forbidden" ? forbidden() : notFound("Project");
   return { project, level };
 }
 

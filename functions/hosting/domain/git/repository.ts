@@ -28,3 +28,5 @@ export { withRepositoryMutex } from "./mutex.js";
 export { GitActionError, ChangeError, UnknownStorageError, RepositoryNotFoundError, ChecksumMismatchError } from "./errors.js";
 export { fileAtRef, type FileAtRef, type FileLookup } from "./file-info.js";
 export { blameAtRef, type BlameRange } from "./blame.js";
+export { resolveArchive, archivePrefix, type ArchiveRequest, type ArchiveSource } from "./archive.js";
+export { ARCHIVE_FORMATS, archiveChunks, archiveStream, type ArchiveKind, type ArchiveMeter } from "./archive-stream.js";

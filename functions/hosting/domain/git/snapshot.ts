@@ -9,6 +9,7 @@
 import { open } from "node:fs/promises";
 import { join } from "node:path";
 import { BLOCK, encodeHeader, padding } from "../../../backup/tar.js";
+import { archiveStream } from "./archive-stream.js";
 import { TEMP_PREFIX, isErrno, listDir } from "./fs-util.js";
 import { GIT_TEMP_PREFIX } from "./git-fs.js";
 import { requireRepository } from "./lifecycle.js";
@@ -18,17 +19,7 @@ const TOP_LEVEL = ["HEAD", "packed-refs", "refs", "objects"];
 
 export async function repositorySnapshot(storage: string, rel: string): Promise<ReadableStream<Uint8Array>> {
   const gitdir = await requireRepository(storage, rel);
-  const entries = tarEntries(gitdir);
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      const next = await entries.next();
-      if (next.done) controller.close();
-      else controller.enqueue(next.value);
-    },
-    async cancel() {
-      await entries.return(undefined);
-    },
-  });
+  return archiveStream(tarEntries(gitdir));
 }
 
 const inFlight = (name: string) => name.startsWith(TEMP_PREFIX) || name.startsWith(GIT_TEMP_PREFIX) || name.endsWith(".lock");
