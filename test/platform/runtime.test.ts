@@ -56,7 +56,7 @@ describe("the embedded runtime", () => {
         const commandLines = execFileSync("ps", ["-ww", "-eo", "args="], { encoding: "utf8" })
           .split("\n")
           .map((line) => line.trim().split(/\s+/))
-          .filter((args) => args.some((a) => a.endsWith("DynamoDBLocal.jar")) && args[args.indexOf("-port") + 1] === port);
+          .filter((args) => args.some((a) => a.includes("DynamoDBLocal.jar")) && args[args.indexOf("-port") + 1] === port);
         expect(commandLines).toHaveLength(1);
         expect(commandLines[0]).toContain("-disableTelemetry");
       } finally {
