@@ -55,7 +55,7 @@ describe("GET /groups with search and skip_groups", () => {
     expect(ours(mine.body)).toEqual([parent.id, child.id, grandchild.id, sibling.id]);
     const bracketed = await api<GroupBody[]>("GET", `/api/v4/groups?per_page=100&skip_groups[]=${child.id}&skip_groups[]=${sibling.id}`, { token: owner.token });
     expect(ours(bracketed.body)).toEqual([parent.id, grandchild.id]);
-    const comma = await api<GroupBody[]>("GET", `/api/v4/groups?skip_groups=${parent.id},${grandchild.id}&search=grp`, { token: adminToken() });
+    const comma = await api<GroupBody[]>("GET", `/api/v4/groups?per_page=100&skip_groups=${parent.id},${grandchild.id}&search=grp`, { token: adminToken() });
     expect(ids(comma.body)).toEqual(expect.arrayContaining([child.id, sibling.id]));
     expect(ids(comma.body)).not.toContain(parent.id);
     expect(ids(comma.body)).not.toContain(grandchild.id);
