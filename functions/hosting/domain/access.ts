@@ -58,7 +58,12 @@ export function activeShares(group: SharedGroup | undefined): ShareRecord[] {
 
 /** The active shares of each group of a chain, read with a GetItem per group. */
 export async function chainShares(groupIds: number[]): Promise<ShareRecord[]> {
-  const groups = await Promise.all(groupIds.map((g) => getItem<SharedGroup>(containerKey("group", g).pk, containerKey("group", g).sk, false)));
+  const groups = await Promise.all(
+    groupIds.map((g) => {
+      const key = containerKey("group", g);
+      return getItem<SharedGroup>(key.pk, key.sk, false);
+    }),
+  );
   return groups.flatMap(activeShares);
 }
 

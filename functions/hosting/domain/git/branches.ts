@@ -35,14 +35,16 @@ export async function listBranchPage(
   const gitdir = await requireRepository(storage, rel);
   const cache: ObjectCache = {};
   const matches = refSearch(opts.search);
-  let heads = (await listAllRefs(gitdir)).filter((r) => r.name.startsWith(HEADS)).map((r) => ({ name: r.name.slice(HEADS.length), oid: r.oid })).filter((h) => matches(h.name));
+  const all = (await listAllRefs(gitdir)).filter((r) => r.name.startsWith(HEADS)).map((r) => ({ name: r.name.slice(HEADS.length), oid: r.oid }));
+  // The default branch's head comes from the same listing: no second read of its ref.
+  const base = { name: opts.defaultBranch, oid: all.find((h) => h.name === opts.defaultBranch)?.oid };
+  let heads = all.filter((h) => matches(h.name));
   if (opts.sort === "updated_asc" || opts.sort === "updated_desc") {
     const dated = await Promise.all(heads.map(async (h) => ({ ...h, at: (await git.readCommit({ fs, gitdir, oid: h.oid, cache })).commit.committer.timestamp })));
     const sign = opts.sort === "updated_asc" ? 1 : -1;
     heads = dated.sort((a, b) => sign * (a.at - b.at) || (a.name < b.name ? -1 : 1));
   }
   const page = heads.slice(opts.offset, opts.offset + opts.limit);
-  const base = await defaultHead(gitdir, opts.defaultBranch);
   return { branches: await Promise.all(page.map((h) => describeBranch(gitdir, h, base, cache))), total: heads.length };
 }
 

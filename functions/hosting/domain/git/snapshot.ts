@@ -36,8 +36,9 @@ async function* walk(gitdir: string, rel: string): AsyncGenerator<{ path: string
 
 async function* tarEntries(gitdir: string): AsyncGenerator<Uint8Array> {
   const now = Date.now() / 1000;
+  const topLevel = await listDir(gitdir);
   for (const top of TOP_LEVEL) {
-    const listing = (await listDir(gitdir)).find((e) => e.name === top);
+    const listing = topLevel.find((e) => e.name === top);
     if (!listing) continue;
     if (listing.isDirectory) {
       yield Buffer.concat(encodeHeader({ path: top, type: "dir", size: 0, mode: 0o755, mtime: now }));
