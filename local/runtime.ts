@@ -38,6 +38,8 @@ export interface RuntimeOptions {
   config?: unknown;
   /** Poll/cron workers (tests may turn them off to drive handlers directly). */
   workers?: boolean;
+  /** Scheduled workers on their timers (default). Off = only the queue pollers; the caller runs crons. */
+  crons?: boolean;
   /** Create the first administrator at start (default). Off = as on AWS: on its first request. */
   bootstrapAtStart?: boolean;
   /** Told when a stale lock on the data folder is taken over (default: standard error). */
@@ -135,7 +137,7 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
       for (const w of workers) {
         const handler = await workerHandler(w);
         if (w.kind === "queue") pollers.push(pollQueue(sqs, { name: w.name, queueUrl: queue.url, queueArn: arn, handler: handler as never }));
-        if (w.kind === "cron" && w.schedule) crons.push(scheduleCron({ name: w.name, schedule: w.schedule, handler: handler as never }));
+        if (w.kind === "cron" && w.schedule && opts.crons !== false) crons.push(scheduleCron({ name: w.name, schedule: w.schedule, handler: handler as never }));
       }
     }
     if (lock) {

@@ -4,10 +4,10 @@
  * nothing; a run stopped by its deadline is finished by the next one.
  */
 import { describe, it, expect } from "vitest";
-import { getItem } from "../../functions/platform/db/table.js";
+import { deleteItem, getItem } from "../../functions/platform/db/table.js";
 import { runRetention } from "../../functions/errortracking/domain/retention.js";
 import { getError, releaseHealth } from "../../functions/errortracking/domain/errors.js";
-import { eventKey, hourKey, hourOf, keyHash, releaseKey, sessionKey, userKey } from "../../functions/errortracking/domain/keys.js";
+import { dayOf, eventKey, hourKey, hourOf, keyHash, releaseKey, retentionCursorKey, sessionKey, userKey } from "../../functions/errortracking/domain/keys.js";
 import { parseEvent } from "../../functions/errortracking/domain/event.js";
 import { deliver, exceptionEvent, message, trackedProject } from "./support.js";
 
@@ -65,6 +65,43 @@ describe("error tracking retention", () => {
     expect((await releaseHealth(pid, ["kept-rel"]))[0]).toMatchObject({ sessions: 1 });
 
     expect(await runRetention({ now })).toEqual({ deletedItems: 0, deletedErrors: 0, complete: true });
+  });
+
+  it("a complete run records the day before the cutoff's as swept, and later runs start from it", async () => {
+    const now = new Date();
+    const cutoffDay = dayOf(new Date(now.getTime() - 90 * DAY).toISOString());
+    const dayBefore = dayOf(new Date(Date.parse(cutoffDay) - DAY).toISOString());
+    const cursor = () => getItem(retentionCursorKey.pk, retentionCursorKey.sk);
+    const { project } = await trackedProject();
+    // Received 95 days ago: a day that a recorded cursor says is already empty.
+    const stale = message(project.id, exceptionEvent({ type: "StaleError" }), { receivedAt: new Date(now.getTime() - 95 * DAY).toISOString() });
+    expect(await deliver([stale])).toEqual([]);
+    const staleEvent = () => getItem(eventKey(project.id, stale.eventId).pk, "EVENT");
+
+    // An incomplete run does not move the cursor.
+    await deleteItem(retentionCursorKey.pk, retentionCursorKey.sk);
+    expect((await runRetention({ now, deadline: Date.now() - 1 })).complete).toBe(false);
+    expect(await cursor()).toBeUndefined();
+
+    // Without a cursor the whole lookback is read: the stale event goes, and the cursor is recorded.
+    expect((await runRetention({ now })).complete).toBe(true);
+    expect(await staleEvent()).toBeUndefined();
+    expect(await cursor()).toMatchObject({ through: dayBefore });
+
+    // With the cursor, days before it are not read again (what lands there is left to DynamoDB TTL).
+    const late = message(project.id, exceptionEvent({ type: "LateError" }), { receivedAt: new Date(now.getTime() - 95 * DAY).toISOString() });
+    expect(await deliver([late])).toEqual([]);
+    expect((await runRetention({ now })).complete).toBe(true);
+    expect(await getItem(eventKey(project.id, late.eventId).pk, "EVENT")).toBeDefined();
+
+    // A run for a future `now` never records a day the real clock has not reached the end of.
+    expect((await runRetention({ now: new Date(now.getTime() + 10 * DAY) })).complete).toBe(true);
+    expect((await cursor())?.through).toBe(dayOf(new Date(Date.parse(dayOf(new Date(Date.now() - 90 * DAY).toISOString())) - DAY).toISOString()));
+
+    // Forgetting the cursor makes the next run read the whole lookback again.
+    await deleteItem(retentionCursorKey.pk, retentionCursorKey.sk);
+    expect((await runRetention({ now })).complete).toBe(true);
+    expect(await getItem(eventKey(project.id, late.eventId).pk, "EVENT")).toBeUndefined();
   });
 
   it("the scheduled handler runs to completion within its time budget", async () => {

@@ -32,7 +32,8 @@ export default async function setup(project: TestProject) {
   process.env.FORGELINE_LOCAL_WAIT_OVERRIDES ??= JSON.stringify({ WaitForWritesToDrain: 50 });
   // Unpacked here, once, so browser tests in parallel workers never race on it.
   process.env.CHROMIUM_PATH = await chromiumExecutable();
-  const runtime = await startRuntime({ dataDir, persistent: false, config: defaultLocalConfig(dataDir) });
+  // Tests run scheduled handlers themselves: a timer firing in the middle of a test would race it.
+  const runtime = await startRuntime({ dataDir, persistent: false, config: defaultLocalConfig(dataDir), crons: false });
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) {
     if (v !== undefined && (k.startsWith("AWS_") || k.startsWith("SST_RESOURCE_") || k.startsWith("FORGELINE_") || k === "LOG_LEVEL" || k === "CHROMIUM_PATH")) env[k] = v;

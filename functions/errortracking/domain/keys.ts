@@ -11,6 +11,7 @@
  * | session update marker | ETEVENT#<pid>#<eventId>     | EVENT        |                                              | ETDAY#<day> / <receivedAt>#<pk>        |
  * | session (one sid)     | ETSESSION#<pid>#<sid>       | SESSION      |                                              | ETDAY#<day> / <updatedAt>#<pk>         |
  * | release health        | ETREL#<pid>                 | REL#<release>|                                              | ETDAY#<day> / <updatedAt>#<pk>         |
+ * | retention cursor      | ETRETENTION                 | SWEPT        |                                              |                                        |
  *
  * - The event item doubles as the idempotency marker: it is put with `attribute_not_exists(pk)` in
  *   the same transaction as the counters, so a redelivered message can never count twice.
@@ -50,6 +51,8 @@ export const sessionKey = (projectId: number, sid: string) => ({ pk: `ETSESSION#
 export const releaseKey = (projectId: number, release: string) => ({ pk: `ETREL#${projectId}`, sk: `REL#${release}` });
 
 export const RETENTION_DAYS = 90;
+/** The newest day bucket retention has emptied (one item for the whole service). */
+export const retentionCursorKey = { pk: "ETRETENTION", sk: "SWEPT" };
 const DAY_MS = 86_400_000;
 
 export const dayOf = (iso: string) => iso.slice(0, 10);

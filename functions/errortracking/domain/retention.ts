@@ -13,12 +13,16 @@
  *   they are still old, since the index can lag behind a fresh update.
  * - Buckets older than LOOKBACK_DAYS before the cutoff are left to DynamoDB TTL (`expireAt`, set on
  *   every item): they only exist if retention did not run for a month.
+ * - A complete run records the newest day it emptied (the retention cursor); the next run starts
+ *   there, so the hourly run Queries two day buckets rather than the whole lookback. A day before
+ *   the cutoff's day never gains items again: items are filed by the service's receipt time, and
+ *   nothing waits 90 days between receipt and write (SQS keeps a message 14 days at most).
  */
-import { docDelete, docQuery } from "../../platform/db/document.js";
+import { docDelete, docGet, docPut, docQuery } from "../../platform/db/document.js";
 import { resources } from "../../platform/resources.js";
 import { GSI2, isConditionFailure, writeBatch } from "../../platform/db/table.js";
 import { mapConcurrently } from "../../platform/concurrency.js";
-import { dayBucketPk, dayOf, errorKey, HOUR_PREFIX, RETENTION_DAYS } from "./keys.js";
+import { dayBucketPk, dayOf, errorKey, HOUR_PREFIX, RETENTION_DAYS, retentionCursorKey } from "./keys.js";
 
 export const LOOKBACK_DAYS = 30;
 /** Day buckets worked on at once. */
@@ -69,9 +73,13 @@ export async function runRetention(opts: { now?: Date; deadline?: number; pageSi
   const cutoff = new Date(now.getTime() - RETENTION_DAYS * DAY_MS).toISOString();
   const nowSec = Math.floor(now.getTime() / 1000);
   const result: RetentionResult = { deletedItems: 0, deletedErrors: 0, complete: true };
-  const days = Array.from({ length: LOOKBACK_DAYS + 1 }, (_, i) => dayOf(new Date(Date.parse(cutoff) - (LOOKBACK_DAYS - i) * DAY_MS).toISOString()));
-  // Day buckets are independent, so several are read at once: a run that finds nothing (the usual
-  // case) costs a few round trips instead of one Query per day in a row.
+  const cutoffDay = dayOf(cutoff);
+  const swept = await sweptThrough();
+  // The day the cursor names is swept again (one Query) rather than trusted to the minute.
+  const days = Array.from({ length: LOOKBACK_DAYS + 1 }, (_, i) => dayOf(new Date(Date.parse(cutoff) - (LOOKBACK_DAYS - i) * DAY_MS).toISOString())).filter(
+    (day) => !swept || day >= swept,
+  );
+  // Day buckets are independent, so several are read at once.
   await mapConcurrently(days, DAYS_AT_ONCE, async (day) => {
     let startKey: Record<string, unknown> | undefined;
     do {
@@ -101,5 +109,33 @@ export async function runRetention(opts: { now?: Date; deadline?: number; pageSi
       result.deletedItems += immutable.length + moved.filter((m) => m === "deleted").length;
     } while (startKey);
   });
+  if (result.complete) await recordSwept(previousDay(cutoffDay), swept, now);
   return result;
+}
+
+const previousDay = (day: string) => dayOf(new Date(Date.parse(day) - DAY_MS).toISOString());
+
+async function sweptThrough(): Promise<string | undefined> {
+  const out = await docGet({ TableName: table(), Key: retentionCursorKey, ConsistentRead: true });
+  return typeof out.Item?.through === "string" ? out.Item.through : undefined;
+}
+
+/**
+ * Moves the cursor forward to the last day wholly before the cutoff. Never past the real clock's
+ * (a run for a given `now` in the future must not skip days still to expire), never backwards.
+ */
+async function recordSwept(day: string, swept: string | undefined, now: Date) {
+  const realLimit = previousDay(dayOf(new Date(Date.now() - RETENTION_DAYS * DAY_MS).toISOString()));
+  const through = day < realLimit ? day : realLimit;
+  if (swept && swept >= through) return;
+  try {
+    await docPut({
+      TableName: table(),
+      Item: { ...retentionCursorKey, through, updatedAt: now.toISOString() },
+      ConditionExpression: "attribute_not_exists(through) OR through < :t",
+      ExpressionAttributeValues: { ":t": through },
+    });
+  } catch (err) {
+    if (!isConditionFailure(err)) throw err; // a concurrent run got there first
+  }
 }
