@@ -36,7 +36,8 @@ export async function privateRuntime(token: string, dataDir = mkdtempSync(join(t
   clearRuntimeEnv();
   process.env.LOG_LEVEL = "warn";
   process.env.FORGELINE_LOCAL_WAIT_OVERRIDES = JSON.stringify({ WaitForWritesToDrain: 50 });
-  const runtime = await startRuntime({ dataDir, persistent: true, config: defaultLocalConfig(dataDir), bootstrapToken: token });
+  // No cron timers: a scheduled run writing at 5 s would race the item-for-item comparisons here.
+  const runtime = await startRuntime({ dataDir, persistent: true, config: defaultLocalConfig(dataDir), bootstrapToken: token, crons: false });
   return {
     runtime,
     dataDir,

@@ -1,5 +1,6 @@
 import { describe, it, expect } from "vitest";
-import { api, adminToken, newUser, unique } from "../support/api.js";
+import { request as httpRequest } from "node:http";
+import { api, adminToken, baseUrl, newUser, unique } from "../support/api.js";
 import { findToken, hashToken } from "../../functions/identity/domain/tokens.js";
 import { getItem } from "../../functions/platform/db/table.js";
 
@@ -123,6 +124,26 @@ describe("users", () => {
     const huge = "x".repeat(11 * 1024 * 1024);
     const res = await api("POST", "/api/v4/users", { token: adminToken(), raw: JSON.stringify({ name: huge }), headers: { "Content-Type": "application/json" } });
     expect(res).toMatchObject({ status: 413, body: { message: "413 Request Entity Too Large" } });
+  });
+
+  it("counts a chunked body (no Content-Length) as it arrives, and refuses it past the limit with 413", async () => {
+    // A connection of its own: after a 413 the server stops reading and drops it.
+    const chunked = (totalBytes: number) =>
+      new Promise<{ status: number; body: unknown }>((resolve, reject) => {
+        const headers = { "Private-Token": adminToken(), "Content-Type": "application/json" };
+        const req = httpRequest(new URL("/api/v4/users", baseUrl()), { method: "POST", agent: false, headers }, (res) => {
+          let text = "";
+          res.setEncoding("utf8");
+          res.on("data", (d: string) => (text += d));
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
+        });
+        req.on("error", (err: NodeJS.ErrnoException) => (err.code === "EPIPE" || err.code === "ECONNRESET" ? undefined : reject(err)));
+        for (let sent = 0; sent < totalBytes; sent += 1024 * 1024) req.write("x".repeat(Math.min(1024 * 1024, totalBytes - sent)));
+        req.end();
+      });
+    expect(await chunked(11 * 1024 * 1024)).toEqual({ status: 413, body: { message: "413 Request Entity Too Large" } });
+    // Under the limit, the body reaches the route, which reads it (here: not JSON).
+    expect(await chunked(10)).toEqual({ status: 400, body: { error: "body is not valid JSON" } });
   });
 
   it("lists users with pagination headers", async () => {

@@ -10,7 +10,7 @@ import { startRuntime, defaultLocalConfig, type Runtime } from "../../local/runt
 
 export async function ownRuntime(overrides: Record<string, unknown> = {}): Promise<{ runtime: Runtime; dataDir: string; stop: () => Promise<void> }> {
   const dataDir = mkdtempSync(join(tmpdir(), "forgeline-own-"));
-  const runtime = await startRuntime({ dataDir, persistent: false, config: { ...defaultLocalConfig(dataDir), ...overrides } });
+  const runtime = await startRuntime({ dataDir, persistent: false, config: { ...defaultLocalConfig(dataDir), ...overrides }, crons: false });
   return {
     runtime,
     dataDir,

@@ -3,7 +3,7 @@
  * line, security headers, a body-size limit and the one error policy. Routes are mounted by `mountRoute` (local server)
  * or `lambda()` (one route per function on API Gateway).
  */
-import type { Context, Hono } from "hono";
+import type { Context, Hono, MiddlewareHandler } from "hono";
 import { Hono as TinyHono } from "hono/tiny";
 import { HTTPException } from "hono/http-exception";
 import { bodyLimit } from "hono/body-limit";
@@ -86,6 +86,22 @@ function renderTooLarge(c: Context): Response {
 }
 
 /**
+ * Hono's `bodyLimit` reads `c.req.raw.body` first, which on Node builds the whole fetch Request (its
+ * headers and a stream over the socket) for every request, a GET included. A GET or HEAD has no
+ * body, and a declared Content-Length settles the rest from the headers; only a chunked body is
+ * counted as it is read.
+ */
+function limitBody(maxSize: number): MiddlewareHandler {
+  const counting = bodyLimit({ maxSize, onError: (c) => renderTooLarge(c) });
+  return (c, next) => {
+    if (c.req.method === "GET" || c.req.method === "HEAD") return next();
+    const declared = c.req.header("content-length");
+    if (declared !== undefined && c.req.header("transfer-encoding") === undefined) return Number.parseInt(declared, 10) > maxSize ? Promise.resolve(renderTooLarge(c)) : next();
+    return counting(c, next);
+  };
+}
+
+/**
  * `app` defaults to Hono's smallest preset (`hono/tiny`, one regular expression per route), which is
  * what a Lambda needs: it serves one route, and its bundle then leaves out the RegExp and Trie routers
  * the default preset builds to pick fast among hundreds (6 KB of every function). The local server,
@@ -113,13 +129,13 @@ export function createApp(app: Hono = new TinyHono()): Hono {
   app.use("*", securityHeaders);
   // The Sentry collector applies its own limits (20 MiB compressed, 1 MiB per event) while it streams
   // the body, and answers them with Sentry's headers; everything else gets the platform limit.
-  const platformLimit = bodyLimit({ maxSize: maxBodyBytes(), onError: (c) => renderTooLarge(c) });
-  const surfaceLimits = new Map<number, ReturnType<typeof bodyLimit>>();
+  const platformLimit = limitBody(maxBodyBytes());
+  const surfaceLimits = new Map<number, MiddlewareHandler>();
   const limitFor = (c: Context) => {
     const own = renderers[surfaceOf(c.req.path)].maxBodyBytes;
     if (own === undefined) return platformLimit;
     let limit = surfaceLimits.get(own);
-    if (!limit) surfaceLimits.set(own, (limit = bodyLimit({ maxSize: own, onError: (c) => renderTooLarge(c) })));
+    if (!limit) surfaceLimits.set(own, (limit = limitBody(own)));
     return limit;
   };
   app.use("*", (c, next) => (c.req.path.startsWith("/api/v4/error_tracking/collector") ? next() : limitFor(c)(c, next)));
