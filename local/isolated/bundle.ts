@@ -7,9 +7,11 @@
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import * as esbuild from "esbuild";
 import { routes, workers, type RouteSpec, type WorkerSpec } from "../../functions/routes.js";
+import { keepBuild, recipeKey, reuseBuild } from "./build-cache.js";
 
 export const ROOT = resolve(import.meta.dirname, "../..");
 export const BUILD_DIR = join(ROOT, ".build");
@@ -144,6 +146,10 @@ export async function buildFunctions(opts: { outDir?: string; only?: string[] } 
   mkdirSync(outDir, { recursive: true });
   const { openApiDocument } = await import("../../functions/platform/http/openapi-document.js");
   const document = await openApiDocument();
+  // A whole build with the same recipe and unchanged inputs is linked from the last one (build-cache.ts).
+  const key = opts.only ? undefined : recipeKey([esbuild.version, readFileSync(fileURLToPath(import.meta.url), "utf8"), JSON.stringify(specs.map((f) => f.module)), JSON.stringify(document)]);
+  const reused = key && reuseBuild<BuildResult>({ key, root: ROOT, outDir, manifest: BUILD_MANIFEST });
+  if (reused) return reused;
 
   const baselineDir = join(outDir, ".baseline-src");
   mkdirSync(baselineDir, { recursive: true });
@@ -184,6 +190,7 @@ export async function buildFunctions(opts: { outDir?: string; only?: string[] } 
     bzip2Alone: take(BZIP2_ALONE),
   };
   writeFileSync(join(outDir, BUILD_MANIFEST), JSON.stringify(build));
+  if (key) keepBuild({ key, root: ROOT, outDir, builds: [...build.functions, build.bare, build.gitAlone, build.bzip2Alone] });
   return build;
 }
 
