@@ -76,14 +76,23 @@ export function reuseBuild<T extends { functions: Built[] }>(opts: { key: string
   }
 }
 
-/** Keeps the build in `outDir` as the one for `key` (replacing any other kept build). */
+/**
+ * Keeps the build in `outDir` as the one for `key` (replacing any other kept build). Keeping is an
+ * optimisation: if it fails (another build keeping at the same moment, a full disk), nothing is
+ * kept and the build that was just made stands.
+ */
 export function keepBuild(opts: { key: string; root: string; outDir: string; builds: Built[]; cacheRoot?: string }) {
-  const paths = fileInputs(opts.root, opts.builds);
-  const digest = inputsDigest(opts.root, paths);
-  if (!digest) return;
   const cacheRoot = opts.cacheRoot ?? CACHE_ROOT;
-  rmSync(cacheRoot, { recursive: true, force: true });
-  const kept = join(cacheRoot, opts.key);
-  linkTree(opts.outDir, kept, INPUTS_FILE);
-  writeFileSync(join(kept, INPUTS_FILE), JSON.stringify({ paths, digest }));
+  try {
+    const paths = fileInputs(opts.root, opts.builds);
+    const digest = inputsDigest(opts.root, paths);
+    if (!digest) return;
+    rmSync(cacheRoot, { recursive: true, force: true });
+    const kept = join(cacheRoot, opts.key);
+    linkTree(opts.outDir, kept, INPUTS_FILE);
+    // Written last: a kept build without its inputs file is never reused.
+    writeFileSync(join(kept, INPUTS_FILE), JSON.stringify({ paths, digest }));
+  } catch {
+    rmSync(cacheRoot, { recursive: true, force: true });
+  }
 }

@@ -48,6 +48,18 @@ describe("the kept build", () => {
     }
   });
 
+  it("keeps nothing, and throws nothing, when keeping fails", () => {
+    const { root, key } = fixture();
+    try {
+      const cacheRoot = join(root, "cache");
+      const gone = join(root, "no-such-build");
+      expect(() => keepBuild({ key, root, outDir: gone, builds: [{ file: join(gone, "fn/index.mjs"), inputs: ["src/a.ts"] }], cacheRoot })).not.toThrow();
+      expect(reuseBuild({ key, root, outDir: join(root, "out-2"), manifest: "build.json", cacheRoot })).toBeUndefined();
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
   it("is not reused once an input changes or disappears, nor under another recipe", () => {
     const { root, reuse, key } = fixture();
     try {
