@@ -70,15 +70,13 @@ async function purgeError(projectId: number, errorId: number, cutoff: string, no
 
 export async function runRetention(opts: { now?: Date; deadline?: number; pageSize?: number } = {}): Promise<RetentionResult> {
   const now = opts.now ?? new Date();
-  const cutoff = new Date(now.getTime() - RETENTION_DAYS * DAY_MS).toISOString();
+  const cutoff = cutoffAt(now.getTime());
   const nowSec = Math.floor(now.getTime() / 1000);
   const result: RetentionResult = { deletedItems: 0, deletedErrors: 0, complete: true };
   const cutoffDay = dayOf(cutoff);
   const swept = await sweptThrough();
   // The day the cursor names is swept again (one Query) rather than trusted to the minute.
-  const days = Array.from({ length: LOOKBACK_DAYS + 1 }, (_, i) => dayOf(new Date(Date.parse(cutoff) - (LOOKBACK_DAYS - i) * DAY_MS).toISOString())).filter(
-    (day) => !swept || day >= swept,
-  );
+  const days = Array.from({ length: LOOKBACK_DAYS + 1 }, (_, i) => daysBefore(cutoffDay, LOOKBACK_DAYS - i)).filter((day) => !swept || day >= swept);
   // Day buckets are independent, so several are read at once.
   await mapConcurrently(days, DAYS_AT_ONCE, async (day) => {
     let startKey: Record<string, unknown> | undefined;
@@ -109,11 +107,13 @@ export async function runRetention(opts: { now?: Date; deadline?: number; pageSi
       result.deletedItems += immutable.length + moved.filter((m) => m === "deleted").length;
     } while (startKey);
   });
-  if (result.complete) await recordSwept(previousDay(cutoffDay), swept, now);
+  if (result.complete) await recordSwept(daysBefore(cutoffDay, 1), swept, now);
   return result;
 }
 
-const previousDay = (day: string) => dayOf(new Date(Date.parse(day) - DAY_MS).toISOString());
+/** The instant before which items have expired, at `time` (epoch ms). */
+const cutoffAt = (time: number) => new Date(time - RETENTION_DAYS * DAY_MS).toISOString();
+const daysBefore = (day: string, n: number) => dayOf(new Date(Date.parse(day) - n * DAY_MS).toISOString());
 
 async function sweptThrough(): Promise<string | undefined> {
   const out = await docGet({ TableName: table(), Key: retentionCursorKey, ConsistentRead: true });
@@ -125,7 +125,7 @@ async function sweptThrough(): Promise<string | undefined> {
  * (a run for a given `now` in the future must not skip days still to expire), never backwards.
  */
 async function recordSwept(day: string, swept: string | undefined, now: Date) {
-  const realLimit = previousDay(dayOf(new Date(Date.now() - RETENTION_DAYS * DAY_MS).toISOString()));
+  const realLimit = daysBefore(dayOf(cutoffAt(Date.now())), 1);
   const through = day < realLimit ? day : realLimit;
   if (swept && swept >= through) return;
   try {
