@@ -8,7 +8,7 @@
  * module names the table access; its test sits in `test/<context>/`.
  */
 import { academicRoutes } from "./academic/generated/routes.js";
-import { hostingRoutes } from "./hosting/routes.js";
+import { hostingRoutes, hostingWorkers } from "./hosting/routes.js";
 import { inventoryRoutes, inventoryWorkers } from "./inventory/routes.js";
 import { webRoutes } from "./web/routes.js";
 import { moveRoutes, moveWorkers } from "./moves/routes.js";
@@ -64,4 +64,4 @@ export const routes: RouteSpec[] = [
 ];
 
 /** Functions that are not HTTP routes (function URL, queue consumers, cron, state-machine tasks). */
-export const workers: WorkerSpec[] = [...ingestWorkers, ...errorTrackingWorkers, ...inventoryWorkers, ...moveWorkers];
+export const workers: WorkerSpec[] = [...ingestWorkers, ...errorTrackingWorkers, ...inventoryWorkers, ...hostingWorkers, ...moveWorkers];

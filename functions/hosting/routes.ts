@@ -1,5 +1,5 @@
 /** Hosting routes (projects, groups, members, repositories). Part of the one route table, `functions/routes.ts`. */
-import { routesIn, type RouteSpec } from "../route-spec.js";
+import { routesIn, type RouteSpec, type WorkerSpec } from "../route-spec.js";
 import { projectSnippetRoutes, snippetRoutes, wikiRoutes } from "./snippet-wiki-routes.js";
 
 const r = routesIn("hosting/http");
@@ -69,3 +69,6 @@ export const hostingRoutes: RouteSpec[] = [
   ...projectSnippetRoutes,
   ...wikiRoutes,
 ];
+
+/** `DELETE /groups/:id` of a group with contents marks it; this job deletes what it holds, then the group. */
+export const hostingWorkers: WorkerSpec[] = [{ name: "group-deletions", module: "hosting/workers/group-deletions", kind: "cron", schedule: "rate(1 minute)" }];

@@ -7,6 +7,7 @@
 import { describe, it, expect } from "vitest";
 import { api, adminToken, baseUrl, newUser, unique } from "../support/api.js";
 import { updateItem } from "../../functions/platform/db/table.js";
+import { runGroupDeletions } from "../../functions/hosting/domain/group-deletion.js";
 
 /** The 1×1 PNG GitLab's own avatar fixtures use the shape of. */
 const PNG = Buffer.from("89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201e2a0b2a90000000049454e44ae426082", "hex");
@@ -137,7 +138,7 @@ describe("DELETE /users/:id", () => {
     expect(reused.status).toBe(201);
   });
 
-  it("refuses the sole owner of a group unless hard_delete, which also removes the (empty) group", async () => {
+  it("refuses the sole owner of a group unless hard_delete, which also removes the group, with its contents by the job", async () => {
     const u = await newUser();
     const group = await api("POST", "/api/v4/groups", { token: u.token, body: { name: "solo", path: unique("solo") } });
     expect(group.status).toBe(201);
@@ -145,10 +146,19 @@ describe("DELETE /users/:id", () => {
     expect((await api("GET", "/api/v4/user", { token: u.token })).status).toBe(200);
     const project = await api("POST", "/api/v4/projects", { token: u.token, body: { name: unique("in-group"), namespace_id: group.body.id } });
     expect(project.status).toBe(201);
-    expect(await api("DELETE", `/api/v4/users/${u.id}?hard_delete=true`, { token: adminToken() })).toMatchObject({ status: 409, body: { message: expect.stringContaining("still contains projects") } });
-    expect((await api("DELETE", `/api/v4/projects/${project.body.id}`, { token: u.token })).status).toBe(202);
     expect((await api("DELETE", `/api/v4/users/${u.id}?hard_delete=true`, { token: adminToken() })).status).toBe(204);
+    expect((await api("GET", "/api/v4/user", { token: u.token })).status).toBe(401);
+    // The group holds a project: it is marked, and the group-deletion job deletes both.
+    expect((await api("GET", `/api/v4/groups/${group.body.id}`, { token: adminToken() })).body.marked_for_deletion_on).toBeDefined();
+    await runGroupDeletions();
+    expect((await api("GET", `/api/v4/projects/${project.body.id}`, { token: adminToken() })).status).toBe(404);
     expect((await api("GET", `/api/v4/groups/${group.body.id}`, { token: adminToken() })).status).toBe(404);
+
+    // An empty group of a sole owner goes at once.
+    const v = await newUser();
+    const empty = await api("POST", "/api/v4/groups", { token: v.token, body: { name: "solo", path: unique("solo") } });
+    expect((await api("DELETE", `/api/v4/users/${v.id}?hard_delete=true`, { token: adminToken() })).status).toBe(204);
+    expect((await api("GET", `/api/v4/groups/${empty.body.id}`, { token: adminToken() })).status).toBe(404);
   });
 
   it("is refused with the read-only error while a storage move holds one of the user's repositories", async () => {

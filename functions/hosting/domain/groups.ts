@@ -22,6 +22,8 @@ export interface Group extends SharedGroup {
   storage?: string;
   relativePath?: string;
   readOnly?: boolean;
+  /** Day the group was marked for deletion with its contents (`group-deletion.ts`), until the job deletes it. */
+  markedForDeletionOn?: string;
 }
 
 /** What `search` matches (name or path, in any case), kept on the group item so list Queries filter on it. */
@@ -125,9 +127,9 @@ export async function updateGroup(group: Group, changes: { name?: string; descri
  * projects or subgroups is refused rather than cascaded: deleting repositories in bulk behind one
  * call is the kind of data loss this service is built to avoid.
  */
-export async function deleteGroup(group: Group, hasChildren: boolean, removeWiki: () => Promise<void>): Promise<void> {
+/** Deletes an empty group (the caller checked it has no children: `group-deletion.ts` handles the rest). */
+export async function deleteGroup(group: Group, removeWiki: () => Promise<void>): Promise<void> {
   if (group.readOnly) throw badRequest("the group wiki is being moved; try again later");
-  if (hasChildren) throw badRequest("the group still contains projects or subgroups; delete or move them first");
   await removeWiki();
   const members = await queryAll<{ pk: string; sk: string; userId: number }>({ pk: `GROUP#${group.id}`, skPrefix: "MEMBER#" });
   await Promise.all(members.map((m) => deleteItem(m.pk, m.sk)));
@@ -177,6 +179,8 @@ export function groupView(group: Group, baseUrl: string) {
     created_at: group.createdAt,
     avatar_url: null,
     wiki_access_level: "enabled",
+    // GitLab's field, present only while a deletion with contents is pending (the job runs every minute).
+    ...(group.markedForDeletionOn ? { marked_for_deletion_on: group.markedForDeletionOn } : {}),
   };
 }
 

@@ -11,12 +11,11 @@ import { ApiError } from "../../platform/http/errors.js";
 import { removeUserRecord } from "../../identity/domain/user-admin.js";
 import type { User } from "../../identity/domain/users.js";
 import { AccessLevel, activeLevel, type MemberRecord } from "./access.js";
-import { deleteGroup, findGroup, type Group } from "./groups.js";
+import { findGroup, type Group } from "./groups.js";
+import { deleteEmptyGroupNow, scheduleGroupDeletion } from "./group-deletion.js";
 import { groupHasChildren } from "./group-listing.js";
 import { deleteProject, findProject } from "./projects.js";
 import { deleteSnippet, findSnippet } from "./snippets.js";
-import { removeRepository } from "./git/index.js";
-import { withRepositoryWrite } from "./write-path.js";
 import { personalProjectKey, PERSONAL_PROJECT_PREFIX, snippetsOfAuthorIndex } from "./keys.js";
 
 type Membership = MemberRecord & { pk: string; sk: string; gsi1sk: string };
@@ -38,15 +37,12 @@ export async function groupsSolelyOwnedBy(userId: number): Promise<Group[]> {
 export async function removeUser(user: User, opts: { hardDelete: boolean }): Promise<void> {
   const soleGroups = await groupsSolelyOwnedBy(user.id);
   if (soleGroups.length && !opts.hardDelete) throw new ApiError(409, { message: "User cannot be removed while is the sole-owner of a group" });
-  for (const group of soleGroups) {
-    // Group deletion here is the synchronous one of DELETE /groups/:id: a group that still holds
-    // projects or subgroups is refused rather than cascaded.
-    if (await groupHasChildren(group.id)) {
-      throw new ApiError(409, { message: `User cannot be removed: the group ${group.fullPath}, of which the user is the sole owner, still contains projects or subgroups` });
-    }
-  }
-  for (const group of soleGroups) {
-    await withRepositoryWrite("group", group.id, (wiki) => deleteGroup(group, false, async () => (wiki ? removeRepository(wiki.storage, wiki.relativePath) : undefined)), { requireRepository: false });
+  // As DELETE /groups/:id: an empty group goes now, one with projects or subgroups is handed to the
+  // group-deletion job (refused with the read-only error while any of its repositories is moving).
+  const withContents = await Promise.all(soleGroups.map((g) => groupHasChildren(g.id)));
+  for (const [i, group] of soleGroups.entries()) {
+    if (withContents[i]) await scheduleGroupDeletion(group);
+    else await deleteEmptyGroupNow(group);
   }
   const projectMemberships = await membershipsOf("PROJECTS", user.id);
   // Personal projects by their entries and, for projects written before those existed, by the

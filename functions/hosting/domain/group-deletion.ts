@@ -1,0 +1,162 @@
+/**
+ * Deleting a group that still holds projects or subgroups, as GitLab does: the DELETE answers 202
+ * and marks the group; a job (the `group-deletions` cron) deletes everything under it afterwards,
+ * projects and their repositories first, then the subgroups from the bottom up, then the group.
+ * An empty group is deleted at once by the request itself (`deleteGroup`).
+ *
+ * Storage moves: the request is refused (409, the read-only answer) while any repository of the
+ * subtree — a project's or a group wiki — is scheduled for or in a move, so nothing is deleted
+ * under a copy in flight. A move scheduled after the mark is waited for: the job leaves that
+ * project, and the groups above it, for a later run.
+ *
+ * Pending deletions are found with one Query on their own partition (`pendingGroupDeletionKey`),
+ * never a Scan. The job is idempotent: each run starts from what is left.
+ */
+import { getItems, pad, queryAll, transact, deleteItem } from "../../platform/db/table.js";
+import { log } from "../../platform/log.js";
+import { readOnlyError, withRepositoryWrite } from "./write-path.js";
+import { containerKey } from "./keys.js";
+import { deleteGroup, findGroup, type Group } from "./groups.js";
+import { groupHasChildren } from "./group-listing.js";
+import { deleteProject, findProject } from "./projects.js";
+import { removeRepository } from "./git/index.js";
+
+/** The marker of a group waiting for the job; the partition lists every pending deletion. */
+export const PENDING_GROUP_DELETIONS = "GROUPDELETIONS";
+export const pendingGroupDeletionKey = (groupId: number) => ({ pk: PENDING_GROUP_DELETIONS, sk: `GROUP#${pad(groupId)}` });
+
+interface Subtree {
+  /** The group and its descendants, parents before children. */
+  groups: number[];
+  projects: number[];
+}
+
+const childIds = async (groupId: number, kind: "group" | "project") =>
+  (await queryAll<{ sk: string }>({ pk: `GROUP#${groupId}`, skPrefix: `CHILD#${kind}#` })).map((item) => Number(item.sk.split("#").pop()));
+
+async function subtreeOf(groupId: number): Promise<Subtree> {
+  const groups: number[] = [];
+  const projects: number[] = [];
+  for (let level = [groupId]; level.length > 0; ) {
+    groups.push(...level);
+    const [subgroups, own] = await Promise.all([Promise.all(level.map((g) => childIds(g, "group"))), Promise.all(level.map((g) => childIds(g, "project")))]);
+    projects.push(...own.flat());
+    level = subgroups.flat();
+  }
+  return { groups, projects };
+}
+
+type RepositoryState = { readOnly?: boolean; storageMoveId?: unknown };
+const isMoving = (c: RepositoryState | undefined) => c !== undefined && (c.readOnly === true || c.storageMoveId !== undefined);
+
+/** Whether any repository of the subtree (projects, group wikis) is scheduled for or in a storage move. */
+async function anyMoving(tree: Subtree): Promise<boolean> {
+  const keys = [...tree.projects.map((id) => containerKey("project", id)), ...tree.groups.map((id) => containerKey("group", id))];
+  for (let i = 0; i < keys.length; i += 100) {
+    if ((await getItems<RepositoryState>(keys.slice(i, i + 100))).some(isMoving)) return true;
+  }
+  return false;
+}
+
+/** `DELETE /groups/:id` of a group with children: refuses during moves, else marks it (202). */
+export async function scheduleGroupDeletion(group: Group): Promise<void> {
+  if (await anyMoving(await subtreeOf(group.id))) throw readOnlyError();
+  const markedAt = new Date().toISOString();
+  await transact([
+    {
+      Update: {
+        Key: containerKey("group", group.id),
+        UpdateExpression: "SET markedForDeletionOn = if_not_exists(markedForDeletionOn, :day)",
+        ConditionExpression: "attribute_exists(pk)",
+        ExpressionAttributeValues: { ":day": markedAt.slice(0, 10) },
+      },
+    },
+    { Put: { Item: { ...pendingGroupDeletionKey(group.id), groupId: group.id, markedAt } } },
+  ]);
+}
+
+export interface GroupDeletionRun {
+  deletedGroups: number;
+  deletedProjects: number;
+  /** Groups still pending (a repository in a move, or the deadline). */
+  pending: number;
+}
+
+/**
+ * A failed delete of the job: 404, another run (they may overlap) deleted it first, so it is gone;
+ * 409, a storage move took the repository meanwhile, so it waits (false); anything else is an error.
+ */
+function settled(err: unknown): boolean {
+  const status = (err as { status?: number }).status;
+  if (status === 404) return true;
+  if (status === 409) return false;
+  throw err;
+}
+
+/** Deletes one project unless a storage move holds it; false if it has to wait. */
+async function deleteProjectUnlessMoving(projectId: number): Promise<boolean> {
+  const project = await findProject(projectId);
+  if (!project) return true;
+  // The project item is the container item: it carries the repository's move state.
+  if (isMoving(project as RepositoryState)) return false;
+  try {
+    await deleteProject(project);
+    return true;
+  } catch (err) {
+    return settled(err);
+  }
+}
+
+/** Deletes an empty group now, its wiki repository under the write path (409 while the wiki is being moved). */
+export async function deleteEmptyGroupNow(group: Group): Promise<void> {
+  await withRepositoryWrite("group", group.id, (wiki) => deleteGroup(group, async () => (wiki ? removeRepository(wiki.storage, wiki.relativePath) : undefined)), {
+    requireRepository: false,
+  });
+}
+
+/** The job's delete of a group it has emptied; false if its wiki is in a move. */
+async function deleteEmptyGroup(groupId: number): Promise<boolean> {
+  const group = await findGroup(groupId);
+  if (!group) return true;
+  if (isMoving(group as RepositoryState)) return false;
+  try {
+    await deleteEmptyGroupNow(group);
+    return true;
+  } catch (err) {
+    return settled(err);
+  }
+}
+
+/**
+ * One run of the job: every pending group, projects first, then groups from the deepest up. A
+ * group with a child left (a repository in a move) stays, and so does its marker, for the next run.
+ * A run stops taking new groups at `deadline` (the Lambda's time budget).
+ */
+export async function runGroupDeletions(opts: { deadline?: number } = {}): Promise<GroupDeletionRun> {
+  const deadline = opts.deadline ?? Number.POSITIVE_INFINITY;
+  const run: GroupDeletionRun = { deletedGroups: 0, deletedProjects: 0, pending: 0 };
+  const markers = await queryAll<{ pk: string; sk: string; groupId: number }>({ pk: PENDING_GROUP_DELETIONS });
+  for (const marker of markers) {
+    if (Date.now() >= deadline) {
+      run.pending++;
+      continue;
+    }
+    const tree = await subtreeOf(marker.groupId);
+    const waiting = new Set<number>();
+    for (const projectId of tree.projects) {
+      if (await deleteProjectUnlessMoving(projectId)) run.deletedProjects++;
+      else waiting.add(projectId);
+    }
+    // Deepest groups first: a group is deleted once nothing is left under it.
+    for (const groupId of [...tree.groups].reverse()) {
+      if (await groupHasChildren(groupId)) continue;
+      if (await deleteEmptyGroup(groupId)) run.deletedGroups++;
+    }
+    if ((await findGroup(marker.groupId)) === undefined) await deleteItem(marker.pk, marker.sk);
+    else {
+      run.pending++;
+      log.info("group deletion waits for storage moves", { groupId: marker.groupId, waitingProjects: waiting.size });
+    }
+  }
+  return run;
+}
