@@ -12,6 +12,8 @@ export const hostingRoutes: RouteSpec[] = [
   r("DELETE", "/api/v4/projects/:id", "delete-project"),
   r("POST", "/api/v4/projects/:id/archive", "archive-project"),
   r("POST", "/api/v4/projects/:id/unarchive", "unarchive-project"),
+  r("POST", "/api/v4/projects/:id/fork", "fork-project"),
+  r("GET", "/api/v4/projects/:id/forks", "list-project-forks"),
   r("GET", "/api/v4/projects/:id/storage", "get-project-storage"),
   r("GET", "/api/v4/projects/:id/snapshot", "get-project-snapshot"),
   r("GET", "/api/v4/projects/:id/groups", "list-project-groups"),
