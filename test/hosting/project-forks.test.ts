@@ -139,6 +139,16 @@ describe("GET /projects/:id/forks", () => {
     expect((await api("GET", `/api/v4/projects/${source.id}`, { token: owner.token })).body.forks_count).toBe(1);
   });
 
+  it("keeps a fork whose source is deleted, unlinked", async () => {
+    const source = await newProject(owner.token, { visibility: "public" });
+    const fork = (await api("POST", `/api/v4/projects/${source.id}/fork`, { token: forker.token })).body;
+    expect((await api("DELETE", `/api/v4/projects/${source.id}`, { token: owner.token })).status).toBe(202);
+    const read = await api("GET", `/api/v4/projects/${fork.id}`, { token: forker.token });
+    expect(read.status).toBe(200);
+    expect(read.body.forked_from_project).toBeUndefined();
+    expect((await api("DELETE", `/api/v4/projects/${fork.id}`, { token: forker.token })).status).toBe(202);
+  });
+
   it("answers 404 for a project the caller cannot see and 400 for bad filters", async () => {
     const hidden = await newProject(owner.token);
     expect((await api("GET", `/api/v4/projects/${hidden.id}/forks`, { token: stranger.token })).status).toBe(404);

@@ -1,11 +1,11 @@
 /** Projects: a namespace entry that owns one repository on a named storage. */
-import { addToCount, getItem, getItems, isConditionFailure, nextId, readCount, transact, type TransactItem } from "../../platform/db/table.js";
+import { addToCount, deleteItem, getItem, getItems, isConditionFailure, nextId, queryAll, readCount, transact, type TransactItem } from "../../platform/db/table.js";
 import { ApiError, badRequest, notFound } from "../../platform/http/errors.js";
 import type { Principal } from "../../identity/domain/auth.js";
 import { pickStorage } from "../../identity/domain/settings.js";
 import { AccessLevel, canSee, projectLevel, type Visibility } from "./access.js";
 import { grantInitialMembership } from "./members.js";
-import { allProjectsIndex, containerKey, forkLinkKey, groupChildKey, pathClaimKey, storageIndexKeys } from "./keys.js";
+import { allProjectsIndex, containerKey, FORK_LINK_PREFIX, forkLinkKey, groupChildKey, pathClaimKey, storageIndexKeys } from "./keys.js";
 import type { Namespace } from "./namespaces.js";
 import { commitActions, hashedRelativePath, initRepository, removeRepository } from "./git/index.js";
 import { withRepositoryWrite } from "./write-path.js";
@@ -225,6 +225,9 @@ export async function deleteProject(project: Project): Promise<void> {
     ]);
     if (location) await removeRepository(location.storage, location.relativePath);
   });
+  // Its forks stay, unlinked: their entries here are of no use any more.
+  const forks = await queryAll<{ pk: string; sk: string }>({ pk: forkLinkKey(project.id, 0).pk, skPrefix: FORK_LINK_PREFIX, projection: ["pk", "sk"] });
+  await Promise.all(forks.map((f) => deleteItem(f.pk, f.sk)));
   await countProjectsBy(-1);
 }
 
