@@ -222,6 +222,12 @@ const builders: Record<string, (v: Vars) => Promise<void>> = {
     const tree = (await call("GET", `/api/v4/projects/${v.project}/repository/tree`)).body as Array<{ name: string; id: string }>;
     v.blob = tree.find((e) => e.name === "hello.txt")!.id;
   },
+  /** A project with one fork (in a group of its own). */
+  async project_fork(v) {
+    await builders.project!(v);
+    await builders.group!(v);
+    await call("POST", `/api/v4/projects/${v.project}/fork`, { namespace_id: Number(v.group) });
+  },
   async archived_project(v) {
     await builders.project!(v);
     await call("POST", `/api/v4/projects/${v.project}/archive`);

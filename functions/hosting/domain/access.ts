@@ -11,6 +11,8 @@ import { containerKey, memberKey } from "./keys.js";
 export const AccessLevel = { none: 0, guest: 10, reporter: 20, developer: 30, maintainer: 40, owner: 50 } as const;
 export const ACCESS_LEVELS = [10, 20, 30, 40, 50] as const;
 export type Visibility = "private" | "internal" | "public";
+/** Orders visibilities from least to most visible (GitLab's visibility levels 0, 10, 20). */
+export const visibilityRank = (v: Visibility) => ["private", "internal", "public"].indexOf(v);
 
 export interface MemberRecord {
   userId: number;

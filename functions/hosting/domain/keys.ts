@@ -11,6 +11,7 @@
  * | child of a group         | GROUP#<id>              | CHILD#<kind>#<id> |                                 |                                        |
  * | personal project entry    | USER#<uid>              | PROJECT#<id>    |                                   |                                        |
  * | group share (link)        | GROUP#<shared id>       | SHARE#<with id> | SHARED#WITH#<with id> / <shared>  |                                        |
+ * | fork of a project         | PROJECT#<source id>     | FORK#<fork id>  |                                   |                                        |
  * | path claim                | NAMESPACE#<full path>   | NAMESPACE       |                                   |                                        |
  * | visible-to-all marker     | VISIBLE#<kind>          | <id>            |                                   |                                        |
  * | project order entry       | PROJECTS#BY#<order>#<audience> | <sort value>#<id> |                           |                                        |
@@ -46,6 +47,9 @@ export const membershipsOfUserIndex = (kind: "project" | "group", userId: number
   gsi1pk: `USER#${userId}#${kind.toUpperCase()}S`,
   gsi1sk: pad(containerId),
 });
+/** A fork, in its source's partition: the source's fork list is one Query. */
+export const forkLinkKey = (sourceId: number, forkId: number) => ({ pk: `PROJECT#${sourceId}`, sk: `FORK#${pad(forkId)}` });
+export const FORK_LINK_PREFIX = "FORK#";
 /** Marks a project or subgroup as a child of its group, so "is this group empty?" is one Query. */
 export const groupChildKey = (groupId: number, kind: "project" | "group", id: number) => ({ pk: `GROUP#${groupId}`, sk: `CHILD#${kind}#${pad(id)}` });
 /**

@@ -22,7 +22,7 @@ export function projectView(project: Project, baseUrl: string, opts: { admin: bo
     web_url: webUrl,
     readme_url: null,
     avatar_url: null,
-    forks_count: 0,
+    forks_count: project.forksCount ?? 0,
     star_count: 0,
     last_activity_at: project.lastActivityAt,
     namespace: namespaceView(project.namespace, baseUrl),

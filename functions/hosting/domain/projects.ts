@@ -1,11 +1,11 @@
 /** Projects: a namespace entry that owns one repository on a named storage. */
-import { addToCount, getItem, getItems, isConditionFailure, nextId, readCount, transact, type TransactItem } from "../../platform/db/table.js";
-import { badRequest, notFound, validationError } from "../../platform/http/errors.js";
+import { addToCount, deleteItem, getItem, getItems, isConditionFailure, nextId, queryAll, readCount, transact, type TransactItem } from "../../platform/db/table.js";
+import { ApiError, badRequest, notFound } from "../../platform/http/errors.js";
 import type { Principal } from "../../identity/domain/auth.js";
 import { pickStorage } from "../../identity/domain/settings.js";
 import { AccessLevel, canSee, projectLevel, type Visibility } from "./access.js";
 import { grantInitialMembership } from "./members.js";
-import { allProjectsIndex, containerKey, groupChildKey, pathClaimKey, storageIndexKeys } from "./keys.js";
+import { allProjectsIndex, containerKey, FORK_LINK_PREFIX, forkLinkKey, groupChildKey, pathClaimKey, storageIndexKeys } from "./keys.js";
 import type { Namespace } from "./namespaces.js";
 import { commitActions, hashedRelativePath, initRepository, removeRepository } from "./git/index.js";
 import { withRepositoryWrite } from "./write-path.js";
@@ -45,6 +45,17 @@ export interface Project {
   storage: string;
   relativePath: string;
   readOnly: boolean;
+  /** The project this one was forked from (GitLab's `forked_from_project`). */
+  forkedFromId?: number;
+  /** How many forks were made of it and still exist; absent on projects never forked. */
+  forksCount?: number;
+}
+
+/** The path (or name) is taken in the namespace: 400 on create, GitLab's 409 on fork. */
+export class PathTakenError extends ApiError {
+  constructor(status = 400) {
+    super(status, { message: { path: ["has already been taken"], name: ["has already been taken"] } });
+  }
 }
 
 export const fullPathOf = (p: Project) => `${p.namespace.fullPath}/${p.path}`;
@@ -95,6 +106,8 @@ export async function createProject(
     features?: Partial<Record<Feature, FeatureLevel>>;
     /** A configured storage an administrator chose; otherwise the weighted pick. */
     storage?: string;
+    /** A fork: the source, and how its repository is copied into the new location (instead of an empty one). */
+    fork?: { sourceId: number; copyInto: (storage: string, relativePath: string) => Promise<void> };
   },
 ): Promise<Project> {
   const storage = input.storage ?? (await pickStorage());
@@ -118,20 +131,23 @@ export async function createProject(
     storage,
     relativePath: hashedRelativePath("project", id),
     readOnly: false,
+    ...(input.fork ? { forkedFromId: input.fork.sourceId } : {}),
   };
   // The repository exists before the item that points at it, so no reader ever sees a dangling project.
-  await initRepository(storage, project.relativePath, { defaultBranch: project.defaultBranch });
+  if (input.fork) await input.fork.copyInto(storage, project.relativePath);
+  else await initRepository(storage, project.relativePath, { defaultBranch: project.defaultBranch });
   const items: TransactItem[] = [
     { Put: { Item: { ...pathClaimKey(fullPathOf(project)), kind: "project", ownerId: id }, ConditionExpression: "attribute_not_exists(pk)" } },
     { Put: { Item: { ...containerKey("project", id), ...allProjectsIndex(id), ...storageIndexKeys("project", storage, id), type: "project", ...project, ...listingAttributes(project) } } },
     ...listingWrites(undefined, project),
   ];
   if (ns.kind === "group") items.push({ Put: { Item: { ...groupChildKey(ns.id, "project", id) } } });
+  if (input.fork) items.push(...forkLinkWrites(input.fork.sourceId, id, 1));
   try {
     await transact(items);
   } catch (err) {
     await removeRepository(storage, project.relativePath);
-    if (isConditionFailure(err)) throw validationError({ path: ["has already been taken"], name: ["has already been taken"] });
+    if (isConditionFailure(err)) throw new PathTakenError();
     throw err;
   }
   await countProjectsBy(1);
@@ -204,10 +220,28 @@ export async function deleteProject(project: Project): Promise<void> {
       { Delete: { Key: pathClaimKey(fullPathOf(project)) } },
       ...listingWrites(project, undefined),
       ...(project.namespace.kind === "group" ? [{ Delete: { Key: groupChildKey(project.namespace.id, "project", project.id) } }] : []),
+      // A source deleted before its fork has no count left to keep.
+      ...(project.forkedFromId ? forkLinkWrites(project.forkedFromId, project.id, -1, !!(await findProject(project.forkedFromId))) : []),
     ]);
     if (location) await removeRepository(location.storage, location.relativePath);
   });
+  // Its forks stay, unlinked: their entries here are of no use any more.
+  const forks = await queryAll<{ pk: string; sk: string }>({ pk: forkLinkKey(project.id, 0).pk, skPrefix: FORK_LINK_PREFIX, projection: ["pk", "sk"] });
+  await Promise.all(forks.map((f) => deleteItem(f.pk, f.sk)));
   await countProjectsBy(-1);
+}
+
+/**
+ * The fork's entry in its source's partition (what `GET /projects/:id/forks` reads) and the source's
+ * `forksCount`, in the transaction that creates (`delta` 1) or deletes (-1) the fork.
+ */
+function forkLinkWrites(sourceId: number, forkId: number, delta: 1 | -1, countOnSource = true): TransactItem[] {
+  const link: TransactItem = delta > 0 ? { Put: { Item: { ...forkLinkKey(sourceId, forkId), projectId: forkId } } } : { Delete: { Key: forkLinkKey(sourceId, forkId) } };
+  if (!countOnSource) return [link];
+  const count: TransactItem = {
+    Update: { Key: containerKey("project", sourceId), UpdateExpression: "ADD forksCount :d", ExpressionAttributeValues: { ":d": delta }, ConditionExpression: "attribute_exists(pk)" },
+  };
+  return [link, count];
 }
 
 /**

@@ -53,7 +53,6 @@ export const NOT_YET_PASSING: Record<string, string> = {
   "api/test_projects.py::test_project_environments": "out of scope: environments",
   "api/test_projects.py::test_project_events": "out of scope: events",
   "api/test_projects.py::test_project_file_uploads": "out of scope: project uploads",
-  "api/test_projects.py::test_project_forks": `${NOT_YET} \`POST /projects/:id/fork\``,
   "api/test_projects.py::test_project_hooks": "out of scope: project hooks",
   "api/test_projects.py::test_project_housekeeping": `${NOT_YET} \`POST /projects/:id/housekeeping\``,
   "api/test_projects.py::test_project_labels": "out of scope: labels",
@@ -67,7 +66,7 @@ export const NOT_YET_PASSING: Record<string, string> = {
   "api/test_projects.py::test_project_stars": "out of scope: stars",
   "api/test_projects.py::test_project_triggers": "out of scope: pipeline triggers",
   "api/test_projects.py::test_project_wiki": `${NOT_YET} project wikis`,
-  "api/test_projects.py::test_project_transfer": `${NOT_YET} \`PUT /projects/:id/transfer\``,
+  "api/test_projects.py::test_project_transfer": `${NOT_YET} the deletion of a group that holds projects (its body passes; the module's \`group\` fixture, which other tests fill with projects, fails to be deleted at teardown)`,
   // api/test_groups.py
   "api/test_groups.py::test_group_labels": "out of scope: labels",
   "api/test_groups.py::test_ldap_groups": "expected to fail by upstream itself (LDAP, Premium)",
@@ -77,7 +76,6 @@ export const NOT_YET_PASSING: Record<string, string> = {
   "api/test_groups.py::test_group_milestones": "out of scope: milestones",
   "api/test_groups.py::test_group_custom_attributes": "out of scope: custom attributes",
   "api/test_groups.py::test_group_hooks": "out of scope: group hooks (Premium)",
-  "api/test_groups.py::test_group_transfer": `${NOT_YET} \`POST /groups/:id/transfer\``,
   "api/test_groups.py::test_group_saml_group_links": "expected to fail by upstream itself (SAML, Premium)",
   // api/test_snippets.py, api/test_wikis.py
   "api/test_snippets.py::test_project_snippet_discussion": "out of scope: discussions",
