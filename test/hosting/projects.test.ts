@@ -153,10 +153,11 @@ describe("groups and membership", () => {
     expect((await api("PUT", `/api/v4/projects/${project.id}`, { token: dev.token, body: { description: "x" } })).status).toBe(403);
     const members = await api("GET", `/api/v4/groups/${group.body.id}/members`, { token: dev.token });
     expect(members.body.map((m: { id: number }) => m.id).sort()).toEqual([owner.id, dev.id].sort());
-    // A group with a project is deleted with its contents by a job (group-deletion.test.ts): marked now.
-    expect((await api("DELETE", `/api/v4/groups/${group.body.id}`, { token: owner.token })).status).toBe(202);
     expect((await api("DELETE", `/api/v4/groups/${group.body.id}/members/${dev.id}`, { token: owner.token })).status).toBe(204);
     expect((await api("GET", `/api/v4/projects/${project.id}`, { token: dev.token })).status).toBe(404);
+    // A group is deleted with its projects (group-deletion.test.ts).
+    expect((await api("DELETE", `/api/v4/groups/${group.body.id}`, { token: owner.token })).status).toBe(202);
+    expect((await api("GET", `/api/v4/projects/${project.id}`, { token: owner.token })).status).toBe(404);
   });
 
   it("lists the private projects of a member's groups and their subgroups, as GitLab's inherited membership does", async () => {

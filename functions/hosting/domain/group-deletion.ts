@@ -128,35 +128,42 @@ async function deleteEmptyGroup(groupId: number): Promise<boolean> {
 }
 
 /**
- * One run of the job: every pending group, projects first, then groups from the deepest up. A
- * group with a child left (a repository in a move) stays, and so does its marker, for the next run.
- * A run stops taking new groups at `deadline` (the Lambda's time budget).
+ * Deletes what one marked group holds, then the group, projects first and groups from the deepest
+ * up, taking nothing new after `deadline`. A group with a child left (a repository in a move, or
+ * the deadline) stays, and so does its marker, for the job's next run.
  */
+export async function deleteMarkedGroup(groupId: number, deadline = Number.POSITIVE_INFINITY): Promise<GroupDeletionRun> {
+  const run: GroupDeletionRun = { deletedGroups: 0, deletedProjects: 0, pending: 0 };
+  const tree = await subtreeOf(groupId);
+  let waiting = 0;
+  for (const projectId of tree.projects) {
+    if (Date.now() < deadline && (await deleteProjectUnlessMoving(projectId))) run.deletedProjects++;
+    else waiting++;
+  }
+  // Deepest groups first: a group is deleted once nothing is left under it.
+  for (const id of [...tree.groups].reverse()) {
+    if (Date.now() >= deadline || (await groupHasChildren(id))) continue;
+    if (await deleteEmptyGroup(id)) run.deletedGroups++;
+  }
+  const marker = pendingGroupDeletionKey(groupId);
+  if ((await findGroup(groupId)) === undefined) await deleteItem(marker.pk, marker.sk);
+  else {
+    run.pending = 1;
+    log.info("group deletion continues in the next run", { groupId, waitingProjects: waiting });
+  }
+  return run;
+}
+
+/** One run of the job: every pending group (`deleteMarkedGroup`), until `deadline` (the Lambda's time budget). */
 export async function runGroupDeletions(opts: { deadline?: number } = {}): Promise<GroupDeletionRun> {
   const deadline = opts.deadline ?? Number.POSITIVE_INFINITY;
   const run: GroupDeletionRun = { deletedGroups: 0, deletedProjects: 0, pending: 0 };
-  const markers = await queryAll<{ pk: string; sk: string; groupId: number }>({ pk: PENDING_GROUP_DELETIONS });
+  const markers = await queryAll<{ groupId: number }>({ pk: PENDING_GROUP_DELETIONS });
   for (const marker of markers) {
-    if (Date.now() >= deadline) {
-      run.pending++;
-      continue;
-    }
-    const tree = await subtreeOf(marker.groupId);
-    const waiting = new Set<number>();
-    for (const projectId of tree.projects) {
-      if (await deleteProjectUnlessMoving(projectId)) run.deletedProjects++;
-      else waiting.add(projectId);
-    }
-    // Deepest groups first: a group is deleted once nothing is left under it.
-    for (const groupId of [...tree.groups].reverse()) {
-      if (await groupHasChildren(groupId)) continue;
-      if (await deleteEmptyGroup(groupId)) run.deletedGroups++;
-    }
-    if ((await findGroup(marker.groupId)) === undefined) await deleteItem(marker.pk, marker.sk);
-    else {
-      run.pending++;
-      log.info("group deletion waits for storage moves", { groupId: marker.groupId, waitingProjects: waiting.size });
-    }
+    const one = Date.now() < deadline ? await deleteMarkedGroup(marker.groupId, deadline) : { deletedGroups: 0, deletedProjects: 0, pending: 1 };
+    run.deletedGroups += one.deletedGroups;
+    run.deletedProjects += one.deletedProjects;
+    run.pending += one.pending;
   }
   return run;
 }

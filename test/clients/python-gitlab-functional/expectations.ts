@@ -66,7 +66,6 @@ export const NOT_YET_PASSING: Record<string, string> = {
   "api/test_projects.py::test_project_stars": "out of scope: stars",
   "api/test_projects.py::test_project_triggers": "out of scope: pipeline triggers",
   "api/test_projects.py::test_project_wiki": `${NOT_YET} project wikis`,
-  "api/test_projects.py::test_project_transfer": `${NOT_YET} the deletion of a group that holds projects (its body passes; the module's \`group\` fixture, which other tests fill with projects, fails to be deleted at teardown)`,
   // api/test_groups.py
   "api/test_groups.py::test_group_labels": "out of scope: labels",
   "api/test_groups.py::test_ldap_groups": "expected to fail by upstream itself (LDAP, Premium)",
