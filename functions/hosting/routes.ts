@@ -1,6 +1,6 @@
 /** Hosting routes (projects, groups, members, repositories). Part of the one route table, `functions/routes.ts`. */
 import { routesIn, type RouteSpec } from "../route-spec.js";
-import { projectSnippetRoutes, snippetRoutes, wikiRoutes } from "./snippet-wiki-routes.js";
+import { projectSnippetRoutes, projectWikiRoutes, snippetRoutes, wikiRoutes } from "./snippet-wiki-routes.js";
 
 const r = routesIn("hosting/http");
 
@@ -68,4 +68,5 @@ export const hostingRoutes: RouteSpec[] = [
   ...snippetRoutes,
   ...projectSnippetRoutes,
   ...wikiRoutes,
+  ...projectWikiRoutes,
 ];

@@ -9,6 +9,7 @@ import { allProjectsIndex, containerKey, groupChildKey, pathClaimKey, storageInd
 import type { Namespace } from "./namespaces.js";
 import { commitActions, hashedRelativePath, initRepository, removeRepository } from "./git/index.js";
 import { withRepositoryWrite } from "./write-path.js";
+import { projectWikiLocation } from "./project-wiki.js";
 import { deleteSnippetsOfProject } from "./snippets.js";
 import { listProjects, listingAttributes, listingWrites, type ProjectPage } from "./project-listing.js";
 
@@ -45,6 +46,8 @@ export interface Project {
   storage: string;
   relativePath: string;
   readOnly: boolean;
+  /** Its wiki repository exists (`project-wiki.ts`): set by the first page. */
+  wikiRepository?: boolean;
 }
 
 export const fullPathOf = (p: Project) => `${p.namespace.fullPath}/${p.path}`;
@@ -193,12 +196,12 @@ async function saveProject(before: Project, next: Project): Promise<Project> {
 }
 
 /**
- * Deletes the project, its snippets and their repositories. Refused while a repository is read-only
+ * Deletes the project, its snippets and their repositories, its wiki's too. Refused while a repository is read-only
  * (a storage move holds it): deleting under a running move would leave a copy behind on the destination.
  */
 export async function deleteProject(project: Project): Promise<void> {
   await deleteSnippetsOfProject(project.id);
-  await withRepositoryWrite("project", project.id, async (location) => {
+  await withRepositoryWrite("project", project.id, async (location, item) => {
     await transact([
       { Delete: { Key: containerKey("project", project.id) } },
       { Delete: { Key: pathClaimKey(fullPathOf(project)) } },
@@ -206,6 +209,8 @@ export async function deleteProject(project: Project): Promise<void> {
       ...(project.namespace.kind === "group" ? [{ Delete: { Key: groupChildKey(project.namespace.id, "project", project.id) } }] : []),
     ]);
     if (location) await removeRepository(location.storage, location.relativePath);
+    const wiki = projectWikiLocation(item);
+    if (wiki) await removeRepository(wiki.storage, wiki.relativePath);
   });
   await countProjectsBy(-1);
 }
