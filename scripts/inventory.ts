@@ -1,5 +1,5 @@
 /**
- * `npm run inventory [-- --json]`: per configured storage, how many projects, snippets and group
+ * `npm run inventory [-- --json]`: per configured storage, how many projects (and project wikis), snippets and group
  * wikis live there and their total size, and the stray temporary folders a crash left and the bytes
  * they hold — the same answer as
  * `GET /api/v4/repository_storages/inventory`, as a table. Joins a running `npm start` on the data
@@ -12,13 +12,15 @@ import { storageInventory, type StorageInventory } from "../functions/inventory/
 const USAGE = "npm run inventory [-- --json]";
 
 function table(rows: StorageInventory[]): string {
-  const head = ["storage", "kind", "replicas", "projects", "size", "snippets", "size", "group wikis", "size", "stray folders", "size"];
+  const head = ["storage", "kind", "replicas", "projects", "size", "project wikis", "size", "snippets", "size", "group wikis", "size", "stray folders", "size"];
   const body = rows.map((r) => [
     r.name,
     r.kind,
     String(r.replicas),
     String(r.projects.count),
     formatBytes(r.projects.size_bytes),
+    String(r.project_wikis.count),
+    formatBytes(r.project_wikis.size_bytes),
     String(r.snippets.count),
     formatBytes(r.snippets.size_bytes),
     String(r.group_wikis.count),

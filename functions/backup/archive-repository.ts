@@ -20,7 +20,7 @@ import { GIT_TEMP_PREFIX } from "../hosting/domain/git/git-fs.js";
 import { containerKey } from "../hosting/domain/keys.js";
 import { withRepositoryWrite } from "../hosting/domain/write-path.js";
 import { ApiError } from "../platform/http/errors.js";
-import { containerLabel, repositoryOf, withoutLease, type ContainerRef } from "./containers.js";
+import { containerLabel, repositoriesOf, withoutLease, type ContainerRef } from "./containers.js";
 import { BackupError } from "./errors.js";
 import { repositoryPrefix, type RepositoryRecord } from "./manifest.js";
 import { getRawItem, type RawItem } from "./table-io.js";
@@ -29,7 +29,8 @@ import type { TarWriter, WrittenEntry } from "./tar.js";
 export interface ArchivedRepository {
   /** The container item as read under the lease (without the lease). */
   item: RawItem;
-  record: RepositoryRecord;
+  /** Its repository, and a project's wiki repository when it has one (the same lease guards both). */
+  records: RepositoryRecord[];
   entries: WrittenEntry[];
 }
 
@@ -119,7 +120,17 @@ async function readSmall(path: string): Promise<{ data: Buffer; mode: number; mt
 }
 
 async function copyUnderLease(tar: TarWriter, item: RawItem, exclusive: ArchiveOptions["exclusive"]): Promise<ArchivedRepository> {
-  const repo = repositoryOf(item)!;
+  const records: RepositoryRecord[] = [];
+  const entries: WrittenEntry[] = [];
+  for (const repo of repositoriesOf(item)) {
+    const copied = await copyRepository(tar, repo, exclusive);
+    records.push(copied.record);
+    for (const e of copied.entries) entries.push(e);
+  }
+  return { item, records, entries };
+}
+
+async function copyRepository(tar: TarWriter, repo: ReturnType<typeof repositoriesOf>[number], exclusive: ArchiveOptions["exclusive"]) {
   const before = await checksum(repo.storage, repo.relativePath).catch((err: unknown) => {
     throw new BackupError(`${containerLabel(repo)} points at ${repo.storage}:${repo.relativePath}, which cannot be read (${(err as Error).message})`);
   });
@@ -146,5 +157,5 @@ async function copyUnderLease(tar: TarWriter, item: RawItem, exclusive: ArchiveO
   }
   const bytes = entries.reduce((n, e) => n + e.size, 0);
   const record: RepositoryRecord = { kind: repo.kind, id: repo.id, storage: repo.storage, relative_path: repo.relativePath, checksum: before, files: files.length, bytes };
-  return { item, record, entries };
+  return { record, entries };
 }

@@ -98,16 +98,18 @@ export async function backup(opts: BackupOptions): Promise<BackupSummary> {
       tail = run.catch(() => undefined);
       return run;
     };
+    // Progress counts containers: a project with a wiki archives two repositories.
+    let containersDone = 0;
     await mapConcurrently(repositories, REPOSITORY_CONCURRENCY, async (ref) => {
       await opts.beforeRepository?.(ref);
-      const copied = await archiveRepository(tar, ref, { waitMs, exclusive, onWait: (why) => progress.update(records.length, why) });
+      const copied = await archiveRepository(tar, ref, { waitMs, exclusive, onWait: (why) => progress.update(containersDone, why) });
       if (!copied) vanished.add(containerId(ref));
       else {
         replaced.set(keyString(copied.item), copied.item);
-        records.push(copied.record);
+        records.push(...copied.records);
         for (const e of copied.entries) entries.push(e); // not push(...): a big repository has more files than a call has arguments
       }
-      progress.update(records.length + vanished.size, `${formatBytes(tar.bytesWritten)} written`);
+      progress.update(++containersDone, `${formatBytes(tar.bytesWritten)} written`);
     });
     records.sort((a, b) => (a.kind === b.kind ? a.id - b.id : a.kind < b.kind ? -1 : 1));
 

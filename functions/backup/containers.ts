@@ -4,6 +4,7 @@
  * the archive with it when it was deleted mid-backup), and which storage moves were still open.
  */
 import type { ContainerKind } from "../hosting/domain/keys.js";
+import { projectWikiPath } from "../hosting/domain/project-wiki.js";
 import { isTerminal, type MoveState } from "../moves/domain/records.js";
 import { num, str, type RawItem } from "./table-io.js";
 
@@ -19,7 +20,10 @@ export interface RepositoryRef extends ContainerRef {
   relativePath: string;
 }
 
-export const containerLabel = (c: ContainerRef) => `${c.kind} ${c.id}`;
+/** How the archive names a repository: its container's kind, or `project-wiki` for a project's wiki. */
+export type RepositoryKind = ContainerKind | "project-wiki";
+
+export const containerLabel = (c: { kind: string; id: number }) => `${c.kind} ${c.id}`;
 export const containerId = (c: ContainerRef) => `${c.kind}:${c.id}`;
 
 /** A project, snippet or group item: `pk = <KIND>#<id>`, `sk = <KIND>`. */
@@ -37,6 +41,17 @@ export function repositoryOf(item: RawItem): RepositoryRef | undefined {
   const storage = str(item, "storage");
   const relativePath = str(item, "relativePath");
   return c && storage && relativePath ? { ...c, storage, relativePath } : undefined;
+}
+
+/**
+ * Every repository the container owns, named as the archive names them: its own and, for a project
+ * whose wiki exists (`wikiRepository`), the wiki beside it on the same storage.
+ */
+export function repositoriesOf(item: RawItem): Array<{ kind: RepositoryKind; id: number; storage: string; relativePath: string }> {
+  const own = repositoryOf(item);
+  if (!own) return [];
+  const wiki = own.kind === "project" && item.wikiRepository?.BOOL === true;
+  return wiki ? [own, { kind: "project-wiki", id: own.id, storage: own.storage, relativePath: projectWikiPath(own.relativePath) }] : [own];
 }
 
 /**

@@ -12,19 +12,19 @@
  * Restore replaces the target's items (an empty instance's bootstrap items are deleted and the
  * archive's written); with `--force` it also deletes the repositories of a non-empty target first.
  */
-import { containerOf, repositoryOf, type RepositoryRef } from "./containers.js";
+import { containerOf, repositoriesOf } from "./containers.js";
 import { num, scanTable, str, keyOf, type RawItem, type RawKey } from "./table-io.js";
 import { INCARNATION_KEY } from "../hosting/domain/write-path.js";
 
 export interface TargetState {
   keys: RawKey[];
-  repositories: RepositoryRef[];
+  repositories: Array<{ storage: string; relativePath: string }>;
   /** Descriptions of the items that make the instance non-empty (the first few). */
   found: string[];
   foundCount: number;
 }
 
-const PROJECTION = ["pk", "sk", "username", "userId", "kind", "ownerId", "storage", "relativePath", "type"];
+const PROJECTION = ["pk", "sk", "username", "userId", "kind", "ownerId", "storage", "relativePath", "wikiRepository", "type"];
 const SHOWN = 5;
 
 function describe(item: RawItem): string {
@@ -56,7 +56,7 @@ export async function inspectTarget(): Promise<TargetState> {
   return {
     // The runtime's incarnation counter stays: the running runtime's leases are numbered by it.
     keys: items.map(keyOf).filter((key) => key.pk !== INCARNATION_KEY.pk),
-    repositories: items.map(repositoryOf).filter((r): r is RepositoryRef => !!r),
+    repositories: items.flatMap(repositoriesOf),
     found: shown,
     foundCount: foreign.length,
   };

@@ -5,8 +5,9 @@
  *
  * ## Archive format (version 1)
  * One POSIX tar file (ustar, with pax headers for paths ustar cannot hold and files over 8 GiB), so `tar tf` lists it:
- * - `repositories/<project|snippet|group>/<id>/…` — verified copies of each bare repository's files
- *   (a group's repository is its wiki), each entry with its own sha256 in the manifest;
+ * - `repositories/<project|project-wiki|snippet|group>/<id>/…` — verified copies of each bare
+ *   repository's files (a group's repository is its wiki; a project's wiki is `project-wiki`, copied
+ *   under the project's lease), each entry with its own sha256 in the manifest;
  * - `table/items-NNNN.jsonl` — every table item, one per line in DynamoDB JSON (binary as base64),
  *   up to 5000 items or 8 MiB per file (tokens are stored as hashes, so none is in clear);
  * - `manifest.json`, LAST: format and version, created_at, the source table and storages, counts

@@ -13,7 +13,8 @@ export const MANIFEST_PATH = "manifest.json";
 export const FORMAT = "forgeline-backup" as const;
 export const FORMAT_VERSION = 1;
 
-const kind = z.enum(["project", "snippet", "group"]);
+/** The container's kind, or `project-wiki` for a project's wiki repository (beside the project's). */
+const kind = z.enum(["project", "project-wiki", "snippet", "group"]);
 const count = z.number().check(z.int(), z.nonnegative());
 const sha = z.string().check(z.regex(/^[0-9a-f]{64}$/));
 

@@ -1,6 +1,6 @@
 /** Hosting routes (projects, groups, members, repositories). Part of the one route table, `functions/routes.ts`. */
 import { routesIn, type RouteSpec, type WorkerSpec } from "../route-spec.js";
-import { projectSnippetRoutes, snippetRoutes, wikiRoutes } from "./snippet-wiki-routes.js";
+import { projectSnippetRoutes, projectWikiRoutes, snippetRoutes, wikiRoutes } from "./snippet-wiki-routes.js";
 
 const r = routesIn("hosting/http");
 
@@ -72,6 +72,7 @@ export const hostingRoutes: RouteSpec[] = [
   ...snippetRoutes,
   ...projectSnippetRoutes,
   ...wikiRoutes,
+  ...projectWikiRoutes,
 ];
 
 /** `DELETE /groups/:id` of a group with contents marks it; this job deletes what it holds, then the group. */

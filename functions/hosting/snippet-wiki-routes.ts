@@ -1,4 +1,4 @@
-/** Personal and project snippets, and group wikis. Part of the one route table, `functions/routes.ts`. */
+/** Personal and project snippets, and group and project wikis. Part of the one route table, `functions/routes.ts`. */
 import { routesIn, type RouteSpec } from "../route-spec.js";
 
 const r = routesIn("hosting/http");
@@ -32,4 +32,13 @@ export const wikiRoutes: RouteSpec[] = [
   r("GET", "/api/v4/groups/:id/wikis/:slug", "get-wiki-page"),
   r("PUT", "/api/v4/groups/:id/wikis/:slug", "update-wiki-page"),
   r("DELETE", "/api/v4/groups/:id/wikis/:slug", "delete-wiki-page"),
+];
+
+/** The same wiki API over a project's wiki repository (`<project repository>.wiki.git`). */
+export const projectWikiRoutes: RouteSpec[] = [
+  r("GET", "/api/v4/projects/:id/wikis", "list-project-wiki-pages"),
+  r("POST", "/api/v4/projects/:id/wikis", "create-project-wiki-page"),
+  r("GET", "/api/v4/projects/:id/wikis/:slug", "get-project-wiki-page"),
+  r("PUT", "/api/v4/projects/:id/wikis/:slug", "update-project-wiki-page"),
+  r("DELETE", "/api/v4/projects/:id/wikis/:slug", "delete-project-wiki-page"),
 ];

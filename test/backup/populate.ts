@@ -1,7 +1,7 @@
 /**
  * A populated instance for the round trip, built fast (the API with some concurrency) but through
  * the real write paths: users with tokens, groups with members, 40 projects with history spread
- * over every storage (a cluster included), snippets, group wikis, academic records through their
+ * over every storage (a cluster included), snippets, group and project wikis, academic records through their
  * API, and error-tracking data written as raw items (binary, sets and big numbers included, which
  * a lossy backup would mangle). Then `snapshot` records every API answer to compare after restore.
  */
@@ -16,6 +16,8 @@ export interface Population {
   users: Array<{ id: number; token: string }>;
   groups: number[];
   projects: number[];
+  /** The projects with a wiki (every 10th). */
+  projectWikis: number[];
   snippets: number[];
 }
 
@@ -48,8 +50,13 @@ export async function populate(admin: Client): Promise<Population> {
         actions: [{ action: "update", file_path: "README.md", content: `# Project ${i}\n\nUpdated.\n` }],
       });
     }
+    if (i % 10 === 0) {
+      await ok(admin, "POST", `/api/v4/projects/${p.id}/wikis`, { title: "Home", content: `Wiki of project ${i}` });
+      await ok(admin, "POST", `/api/v4/projects/${p.id}/wikis`, { title: "docs/Setup Guide", content: "Steps", format: "asciidoc" });
+    }
     return p.id as number;
   });
+  const projectWikis = projects.filter((_, i) => i % 10 === 0);
 
   const snippets = await inParallel(Array.from({ length: 8 }, (_, i) => i), 4, async (i) => {
     const author = i % 2 === 0 ? admin : { ...admin, token: users[i % 3]!.token };
@@ -73,7 +80,7 @@ export async function populate(admin: Client): Promise<Population> {
     if (res.status !== 201) throw new Error(`academic record: ${res.status} ${res.text}`);
   }
   await writeErrorTrackingItems(projects[0]!);
-  return { users, groups, projects, snippets };
+  return { users, groups, projects, projectWikis, snippets };
 }
 
 /** Error-tracking items as that context stores them (see errortracking/domain/keys.ts). */
@@ -110,6 +117,7 @@ export async function snapshot(admin: Client, pop: Population): Promise<Record<s
     ...pop.projects.flatMap((id) => [`/api/v4/projects/${id}`, `/api/v4/projects/${id}/repository/tree?recursive=true&per_page=100`, `/api/v4/projects/${id}/repository/commits`, `/api/v4/projects/${id}/members`]),
     ...pop.groups.flatMap((id) => [`/api/v4/groups/${id}`, `/api/v4/groups/${id}/wikis?with_content=1`, `/api/v4/groups/${id}/members`]),
     ...pop.groups.slice(0, 3).map((id) => `/api/v4/groups/${id}/wikis/docs%2FSetup-Guide`),
+    ...[...pop.projectWikis, pop.projects[1]!].map((id) => `/api/v4/projects/${id}/wikis?with_content=1`),
     ...pop.snippets.flatMap((id) => [`/api/v4/snippets/${id}`, `/api/v4/snippets/${id}/raw`]),
     `/rest/v2/aulas-uni?api_key=${ACADEMIC_KEY}`,
     `/rest/v2/aulas-uni/2?api_key=${ACADEMIC_KEY}`,

@@ -34,8 +34,8 @@ let lines: string[];
 let manifest: Manifest;
 const refs = new Map<string, string>();
 
-/** The population's repositories: its projects, 8 snippets and 3 group wikis (`populate.ts`). */
-const REPOSITORIES = PROJECTS + 8 + 3;
+/** The population's repositories: its projects and their wikis, 8 snippets and 3 group wikis (`populate.ts`). */
+const repositories = () => PROJECTS + pop.projectWikis.length + 8 + 3;
 
 const refsOf = (gitdir: string) => execFileSync("git", ["--git-dir", gitdir, "for-each-ref", "--format=%(objectname) %(refname)"], { encoding: "utf8" });
 const fsck = (gitdir: string) => execFileSync("git", ["--git-dir", gitdir, "fsck", "--strict", "--no-progress"], { stdio: "pipe" });
@@ -55,7 +55,7 @@ describe.sequential("backup and restore of a whole instance", () => {
     const res = await cli("backup", [archive], source.dataDir);
     expect(res.code, res.stderr).toBe(0);
     expect(res.stderr).toContain(`Backing up the instance running at ${source.baseUrl}`);
-    expect(res.stdout).toMatch(new RegExp(`Backup written to .*instance\\.tar: \\d+ table items, ${REPOSITORIES} repositories`));
+    expect(res.stdout).toMatch(new RegExp(`Backup written to .*instance\\.tar: \\d+ table items, ${repositories()} repositories`));
 
     const listing = execFileSync("tar", ["tf", archive], { encoding: "utf8" }).trim().split("\n");
     expect(listing.at(-1)).toBe("manifest.json");
@@ -65,6 +65,10 @@ describe.sequential("backup and restore of a whole instance", () => {
     expect(manifest.repositories.filter((r) => r.kind === "project")).toHaveLength(PROJECTS);
     expect(manifest.repositories.filter((r) => r.kind === "snippet")).toHaveLength(8);
     expect(manifest.repositories.filter((r) => r.kind === "group")).toHaveLength(3);
+    // A project's wiki is archived beside its project, from the same storage.
+    const wikis = manifest.repositories.filter((r) => r.kind === "project-wiki");
+    expect(wikis.map((r) => r.id).sort()).toEqual([...pop.projectWikis].sort());
+    for (const wiki of wikis) expect(wiki.storage).toBe(manifest.repositories.find((r) => r.kind === "project" && r.id === wiki.id)!.storage);
     expect(new Set(manifest.repositories.map((r) => r.storage))).toEqual(new Set(["default", "secondary", "cluster"]));
     for (const r of manifest.repositories) refs.set(`${r.kind}/${r.id}`, refsOf(replicaPaths(r.storage, r.relative_path)[0]!));
     expect(readFileSync(archive).includes(Buffer.from(SOURCE_TOKEN))).toBe(false); // tokens are hashes
@@ -108,7 +112,7 @@ describe.sequential("backup and restore of a whole instance", () => {
     target = await privateRuntime("glpat-backup-target-admin-0001");
     const res = await cli("restore", [archive], target.dataDir);
     expect(res.code, res.stderr).toBe(0);
-    expect(res.stdout).toMatch(new RegExp(`Restored \\d+ table items and ${REPOSITORIES} repositories`));
+    expect(res.stdout).toMatch(new RegExp(`Restored \\d+ table items and ${repositories()} repositories`));
     expect(await tableLines()).toEqual(lines);
     expect(await snapshot({ baseUrl: target.baseUrl, token: SOURCE_TOKEN }, pop)).toEqual(before);
     // The fresh instance's bootstrap items were replaced: its own token no longer works.
@@ -169,7 +173,7 @@ describe.sequential("backup and restore of a whole instance", () => {
     const count = (storage: string, kind: string) => m.repositories.filter((r) => r.storage === storage && r.kind === kind).length;
     const inventory = await ok(admin, "GET", "/api/v4/repository_storages/inventory");
     const byName = Object.fromEntries(inventory.map((s: { name: string }) => [s.name, s]));
-    for (const [kind, field] of [["project", "projects"], ["snippet", "snippets"], ["group", "group_wikis"]] as const) {
+    for (const [kind, field] of [["project", "projects"], ["project-wiki", "project_wikis"], ["snippet", "snippets"], ["group", "group_wikis"]] as const) {
       expect(byName.default[field].count, kind).toBe(0);
       expect(byName.secondary[field].count, kind).toBe(count("secondary", kind));
       expect(byName.cluster[field].count, kind).toBe(count("cluster", kind) + count("default", kind));
@@ -204,7 +208,7 @@ describe.sequential("backup and restore of a whole instance", () => {
     expect(total).toBe(PROJECTS); // one deleted, one created during the second backup
     expect(rows.map((r) => r.name)).toEqual(["default", "secondary", "cluster"]);
     const table = await cli("inventory", [], source!.dataDir);
-    expect(table.stdout).toMatch(/storage\s+kind\s+replicas\s+projects\s+size\s+snippets\s+size\s+group wikis\s+size/);
+    expect(table.stdout).toMatch(/storage\s+kind\s+replicas\s+projects\s+size\s+project wikis\s+size\s+snippets\s+size\s+group wikis\s+size/);
     expect(table.stdout).toMatch(/the data folder .* \(stand-ins started by this command\)/);
   }, 200_000);
 });

@@ -51,10 +51,24 @@ describe("GET /projects/:id/snapshot", () => {
       rmSync(out, { recursive: true, force: true });
     }
 
-    // Administrators only; the wiki's repository is not kept here.
+    // Administrators only; `wiki=true` is the wiki's repository, absent before its first page.
     expect(await api("GET", `/api/v4/projects/${id}/snapshot`, { token: owner.token })).toMatchObject({ status: 403, body: { message: "403 Forbidden" } });
     expect((await api("GET", `/api/v4/projects/${id}/snapshot`)).status).toBe(401);
     expect(await api("GET", `/api/v4/projects/${id}/snapshot?wiki=true`, { token: adminToken() })).toMatchObject({ status: 404, body: { message: "404 Repository Not Found" } });
+    expect((await api("POST", `/api/v4/projects/${id}/wikis`, { token: owner.token, body: { title: "Home", content: "wiki home" } })).status).toBe(201);
+    const wikiTar = await fetch(`${baseUrl()}/api/v4/projects/${id}/snapshot?wiki=true`, { headers: { "Private-Token": adminToken() } });
+    expect(wikiTar.status).toBe(200);
+    const wikiOut = mkdtempSync(join(tmpdir(), "wiki-snapshot-"));
+    try {
+      writeFileSync(join(wikiOut, "snapshot.tar"), Buffer.from(await wikiTar.arrayBuffer()));
+      const copy = join(wikiOut, "wiki.git");
+      execFileSync("mkdir", [copy]);
+      execFileSync("tar", ["-xf", join(wikiOut, "snapshot.tar"), "-C", copy]);
+      fsck(copy);
+      expect(git(copy, "show", "main:Home.md")).toBe("wiki home");
+    } finally {
+      rmSync(wikiOut, { recursive: true, force: true });
+    }
     expect(await api("GET", `/api/v4/projects/${id}/snapshot?wiki=maybe`, { token: adminToken() })).toMatchObject({ status: 400, body: { error: "wiki is invalid" } });
     expect(await api("GET", "/api/v4/projects/999999999/snapshot", { token: adminToken() })).toMatchObject({ status: 404, body: { message: "404 Project Not Found" } });
   });

@@ -38,13 +38,17 @@ function bytesOnDisk(dir: string): number {
   return total;
 }
 
-const repos: Array<{ storage: string; kind: "project" | "snippet" | "group-wiki"; id: number }> = [];
+const repos: Array<{ storage: string; kind: "project" | "project-wiki" | "snippet" | "group-wiki"; id: number }> = [];
 
 beforeAll(async () => {
   rt = await ownRuntime();
   token = rt.runtime.bootstrap.token!;
   await onlyOn("secondary");
   for (const name of ["inv-a", "inv-b"]) repos.push({ storage: "secondary", kind: "project", id: (await created("POST", "/api/v4/projects", { name, initialize_with_readme: true })).id });
+  // A project's wiki is a repository of its own beside the project's, counted apart.
+  const withWiki = repos.at(-1)!.id;
+  await created("POST", `/api/v4/projects/${withWiki}/wikis`, { title: "Home", content: "wiki ".repeat(500) });
+  repos.push({ storage: "secondary", kind: "project-wiki", id: withWiki });
   repos.push({ storage: "secondary", kind: "snippet", id: (await created("POST", "/api/v4/snippets", { title: "s", files: [{ file_path: "a.txt", content: "x".repeat(5000) }] })).id });
   await onlyOn("cluster");
   repos.push({ storage: "cluster", kind: "project", id: (await created("POST", "/api/v4/projects", { name: "inv-c", initialize_with_readme: true })).id });
@@ -63,11 +67,11 @@ describe("GET /api/v4/repository_storages/inventory", () => {
     const res = await call("GET", PATH);
     expect(res.status).toBe(200);
     expect(res.body.map((s: { name: string }) => s.name)).toEqual(["default", "secondary", "cluster"]);
-    const field = { project: "projects", snippet: "snippets", "group-wiki": "group_wikis" } as const;
+    const field = { project: "projects", "project-wiki": "project_wikis", snippet: "snippets", "group-wiki": "group_wikis" } as const;
     for (const storage of res.body) {
       expect(storage.kind).toBe(storage.name === "cluster" ? "cluster" : "local");
       expect(storage.replicas).toBe(storage.name === "cluster" ? 3 : 1);
-      for (const kind of ["project", "snippet", "group-wiki"] as const) {
+      for (const kind of ["project", "project-wiki", "snippet", "group-wiki"] as const) {
         const mine = repos.filter((r) => r.storage === storage.name && r.kind === kind);
         const size = mine.reduce((n, r) => n + bytesOnDisk(repoPaths(r.storage, r.kind, r.id)[0]!), 0);
         expect(storage[field[kind]], `${storage.name} ${kind}`).toEqual({ count: mine.length, size_bytes: size });

@@ -5,7 +5,9 @@
  */
 import { describe, it, expect, beforeAll } from "vitest";
 import { adminToken, baseUrl, newUser } from "../support/api.js";
+import { existsSync } from "node:fs";
 import { fsck, repoPaths } from "../support/git.js";
+import { projectWikiPath } from "../../functions/hosting/domain/project-wiki.js";
 import { updateItem } from "../../functions/platform/db/table.js";
 import { checksum, hashedRelativePath, repositoryExists } from "../../functions/hosting/domain/git/index.js";
 import { findMove } from "../../functions/moves/domain/records.js";
@@ -91,6 +93,51 @@ describe("moving one repository", () => {
     expect(groupMove.group).toEqual({ id: group.id, web_url: `${admin.baseUrl}/groups/${group.full_path}`, name: "Moves" });
     const page = await call(admin, "GET", `/api/v4/groups/${group.id}/wikis/Home`);
     expect(page.body.content).toBe("welcome");
+  });
+
+  it("carries a project's wiki repository with it: pages readable after the move, nothing left on the source", async () => {
+    const project = await newProject(admin);
+    const wikis = `/api/v4/projects/${project.id}/wikis`;
+    for (const [title, content] of [["Home", "welcome"], ["docs/Setup", "steps"]]) {
+      expect((await call(admin, "POST", wikis, { body: { title, content } })).status).toBe(201);
+    }
+    const source = (await storageOf("project", project.id))!;
+    const destination = otherStorage(source);
+    const wikiRel = projectWikiPath(hashedRelativePath("project", project.id));
+    const [projectBefore, wikiBefore] = await Promise.all([checksum(source, hashedRelativePath("project", project.id)), checksum(source, wikiRel)]);
+    // A write in flight holds the move at the drain; meanwhile wiki writes are refused like commits.
+    await updateItem({ pk: `PROJECT#${project.id}`, sk: "PROJECT", update: "SET writeLease = :l", values: { ":l": { id: "in-flight", expiresAt: Date.now() + 2_000 } } });
+    const move = await scheduleMove(admin, "project", project.id, destination);
+    expect(await call(admin, "POST", wikis, { body: { title: "During", content: "d" } })).toMatchObject({ status: 409, body: READ_ONLY });
+    expect(await call(admin, "PUT", `${wikis}/Home`, { body: { content: "changed" } })).toMatchObject({ status: 409, body: READ_ONLY });
+    expect(await call(admin, "DELETE", `${wikis}/Home`)).toMatchObject({ status: 409, body: READ_ONLY });
+
+    expect((await waitForMove(admin, "project", move.id)).state).toBe("finished");
+    await expectMovedIntact("project", project.id, source, destination, projectBefore);
+    expect(await checksum(destination, wikiRel)).toBe(wikiBefore);
+    for (const dir of repoPaths(destination, "project-wiki", project.id)) fsck(dir);
+    for (const dir of repoPaths(source, "project-wiki", project.id)) expect(existsSync(dir)).toBe(false);
+    expect(await repositoryExists(source, wikiRel)).toBe(false);
+    expect((await findMove("project", move.id))!.history.find((h) => h.step === "replicated")?.detail).toBe(`checksum ${projectBefore}, wiki checksum ${wikiBefore}`);
+
+    expect((await call(admin, "GET", `${wikis}/Home`)).body.content).toBe("welcome");
+    expect((await call(admin, "GET", `${wikis}/${encodeURIComponent("docs/Setup")}`)).body.content).toBe("steps");
+    expect((await call(admin, "PUT", `${wikis}/Home`, { body: { content: "after the move" } })).status).toBe(200);
+    expect((await call(admin, "GET", `${wikis}/Home`)).body.content).toBe("after the move");
+  });
+
+  it("moves a project without a wiki and gives it none", async () => {
+    const project = await newProject(admin);
+    const source = (await storageOf("project", project.id))!;
+    const move = await scheduleMove(admin, "project", project.id, otherStorage(source));
+    expect((await waitForMove(admin, "project", move.id)).state).toBe("finished");
+    const wikiRel = projectWikiPath(hashedRelativePath("project", project.id));
+    expect(await repositoryExists(otherStorage(source), wikiRel)).toBe(false);
+    expect(await repositoryExists(source, wikiRel)).toBe(false);
+    expect((await call(admin, "GET", `/api/v4/projects/${project.id}/wikis`)).body).toEqual([]);
+    // The first page after the move lands beside the project, on its new storage.
+    expect((await call(admin, "POST", `/api/v4/projects/${project.id}/wikis`, { body: { title: "Home", content: "h" } })).status).toBe(201);
+    expect(await repositoryExists(otherStorage(source), wikiRel)).toBe(true);
   });
 
   it("refuses writes while the move runs and waits for an in-flight write to drain", async () => {

@@ -12,6 +12,7 @@ import { fsck, repoPaths } from "../support/git.js";
 import { updateItem } from "../../functions/platform/db/table.js";
 import { checksum, hashedRelativePath, repositoryExists } from "../../functions/hosting/domain/git/index.js";
 import { injectMoveFaults } from "../../functions/moves/domain/fault-injection.js";
+import { projectWikiPath } from "../../functions/hosting/domain/project-wiki.js";
 import { StorageIOError } from "../../functions/moves/domain/errors.js";
 import { findMove } from "../../functions/moves/domain/records.js";
 import { startMoves } from "../../functions/moves/domain/steps.js";
@@ -206,6 +207,22 @@ describe("a fault at each step of a move", () => {
     const done = await waitForMove(iso, "project", (await scheduleMove(iso, "project", id, "cluster")).id);
     expect(done).toMatchObject({ state: "failed", error_message: "injected: moveSwitch lost its storage" });
     await expectRecovered(id, before, "default", "cluster");
+  });
+
+  it("SwitchStorage: failed with a project wiki, both verified copies are removed and both stay on the source", async () => {
+    const { id, before } = await projectOnDefault();
+    expect((await call(iso, "POST", `/api/v4/projects/${id}/wikis`, { body: { title: "Home", content: "kept" } })).status).toBe(201);
+    const wikiRel = projectWikiPath(rel(id));
+    const wikiBefore = await checksum("default", wikiRel);
+    faultAt("moveSwitch", "before", () => permanent("moveSwitch"));
+    const done = await waitForMove(iso, "project", (await scheduleMove(iso, "project", id, "cluster")).id);
+    expect(done).toMatchObject({ state: "failed", error_message: "injected: moveSwitch lost its storage" });
+    expect(await checksum("default", wikiRel)).toBe(wikiBefore);
+    expect(await repositoryExists("cluster", wikiRel)).toBe(false);
+    expect((await call(iso, "GET", `/api/v4/projects/${id}/wikis/Home`)).body.content).toBe("kept");
+    await expectRecovered(id, before, "default", "cluster");
+    expect(await repositoryExists("default", wikiRel)).toBe(false);
+    expect(await checksum("cluster", wikiRel)).toBe(wikiBefore);
   });
 
   it("SwitchStorage: a crash after the committed switch is retried idempotently and the move finishes", async () => {

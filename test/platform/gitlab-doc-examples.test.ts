@@ -292,6 +292,13 @@ const builders: Record<string, (v: Vars) => Promise<void>> = {
       await call("POST", `/api/v4/groups/${v.group}/wikis`, { title, content });
     }
   },
+  /** A project whose wiki has the pages the doc reads, edits and deletes. */
+  async project_wiki(v) {
+    await builders.project!(v);
+    for (const [title, content] of [["home", "home page"], ["foo", "Here is an instruction how to deploy this project."]]) {
+      await call("POST", `/api/v4/projects/${v.project}/wikis`, { title, content });
+    }
+  },
   async project_move(v) {
     await builders.project!(v);
     v.project_move = await moveOf("project", v.project!);

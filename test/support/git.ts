@@ -1,9 +1,11 @@
 /** Inspecting repositories on disk with the real git CLI. */
 import { execFileSync } from "node:child_process";
 import { hashedRelativePath, replicaPaths } from "../../functions/hosting/domain/git/index.js";
+import { projectWikiPath } from "../../functions/hosting/domain/project-wiki.js";
 
-export function repoPaths(storage: string, kind: "project" | "snippet" | "group-wiki", id: number): string[] {
-  return replicaPaths(storage, hashedRelativePath(kind, id));
+/** `project-wiki`: the wiki repository beside a project's own (`<project repository>.wiki.git`). */
+export function repoPaths(storage: string, kind: "project" | "snippet" | "group-wiki" | "project-wiki", id: number): string[] {
+  return replicaPaths(storage, kind === "project-wiki" ? projectWikiPath(hashedRelativePath("project", id)) : hashedRelativePath(kind, id));
 }
 
 export function git(dir: string, ...args: string[]): string {

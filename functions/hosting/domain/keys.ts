@@ -18,6 +18,8 @@
  *
  * A container item carries its repository's state (`storage`, `relativePath`, `readOnly`,
  * `writeLease`), so switching storage and the read-only flag are single-item conditional writes.
+ * A project item also says whether its wiki repository exists (`wikiRepository`); the wiki lives
+ * beside the project's repository and shares its storage, lease and read-only flag.
  * Project lists ordered by name, path or a timestamp read the order entries (`audience` is `all`
  * for administrators, `visible` for public and internal projects); each entry, like the container
  * item and the visible marker, carries `archived`, `visibility` and `searchText`, the attributes list

@@ -9,6 +9,7 @@ import { allProjectsIndex, containerKey, FORK_LINK_PREFIX, forkLinkKey, groupChi
 import type { Namespace } from "./namespaces.js";
 import { commitActions, hashedRelativePath, initRepository, removeRepository } from "./git/index.js";
 import { withRepositoryWrite } from "./write-path.js";
+import { projectWikiLocation } from "./project-wiki.js";
 import { deleteSnippetsOfProject } from "./snippets.js";
 import { listProjects, listingAttributes, listingWrites, type ProjectPage } from "./project-listing.js";
 
@@ -49,6 +50,8 @@ export interface Project {
   forkedFromId?: number;
   /** How many forks were made of it and still exist; absent on projects never forked. */
   forksCount?: number;
+  /** Its wiki repository exists (`project-wiki.ts`): set by the first page. */
+  wikiRepository?: boolean;
 }
 
 /** The path (or name) is taken in the namespace: 400 on create, GitLab's 409 on fork. */
@@ -209,12 +212,12 @@ async function saveProject(before: Project, next: Project): Promise<Project> {
 }
 
 /**
- * Deletes the project, its snippets and their repositories. Refused while a repository is read-only
+ * Deletes the project, its snippets and their repositories, its wiki's too. Refused while a repository is read-only
  * (a storage move holds it): deleting under a running move would leave a copy behind on the destination.
  */
 export async function deleteProject(project: Project): Promise<void> {
   await deleteSnippetsOfProject(project.id);
-  await withRepositoryWrite("project", project.id, async (location) => {
+  await withRepositoryWrite("project", project.id, async (location, item) => {
     await transact([
       { Delete: { Key: containerKey("project", project.id) } },
       { Delete: { Key: pathClaimKey(fullPathOf(project)) } },
@@ -224,6 +227,8 @@ export async function deleteProject(project: Project): Promise<void> {
       ...(project.forkedFromId ? forkLinkWrites(project.forkedFromId, project.id, -1, !!(await findProject(project.forkedFromId))) : []),
     ]);
     if (location) await removeRepository(location.storage, location.relativePath);
+    const wiki = projectWikiLocation(item);
+    if (wiki) await removeRepository(wiki.storage, wiki.relativePath);
   });
   // Its forks stay, unlinked: their entries here are of no use any more.
   const forks = await queryAll<{ pk: string; sk: string }>({ pk: forkLinkKey(project.id, 0).pk, skPrefix: FORK_LINK_PREFIX, projection: ["pk", "sk"] });

@@ -1,7 +1,8 @@
 /**
- * Group wikis: pages stored as `<slug>.<ext>` on branch `main` of the group's wiki repository. The
- * repository is created by the first page (GitLab creates wiki repositories lazily too), so a group
- * item carries no `storage` until then and its wiki simply lists no pages.
+ * Wikis of groups and of projects: pages stored as `<slug>.<ext>` on branch `main` of the owner's
+ * wiki repository. The repository is created by the first page (GitLab creates wiki repositories
+ * lazily too), so until then the wiki simply lists no pages. The owners differ only in where that
+ * repository lives (`WIKI_OWNERS`); everything about pages is shared.
  */
 import { posix } from "node:path";
 import { isConditionFailure, updateItem } from "../../platform/db/table.js";
@@ -9,6 +10,8 @@ import { ApiError, badRequest, notFound, paramError } from "../../platform/http/
 import { pickStorage } from "../../identity/domain/settings.js";
 import { commitActions, hashedRelativePath, initRepository, listTree, readFile } from "./git/index.js";
 import { findGroup, type Group } from "./groups.js";
+import type { Project } from "./projects.js";
+import { projectWikiLocation } from "./project-wiki.js";
 import { containerKey, storageIndexKeys } from "./keys.js";
 import { readRepository } from "./read-path.js";
 import { withRepositoryWrite, type RepositoryLocation } from "./write-path.js";
@@ -39,36 +42,54 @@ export const titleOf = (slug: string) => posix.basename(slug).replace(/-/g, " ")
 const fileOf = (slug: string, format: WikiFormat) => `${slug}.${WIKI_FORMATS[format]}`;
 const duplicate = () => new ApiError(400, { message: "Duplicate page: A page with that title already exists" });
 
-/** The wiki repository of a group, if the group exists; `location` is absent before the first page. */
-export async function findGroupWiki(groupId: number): Promise<{ group: Group; location?: RepositoryLocation; readOnly: boolean } | undefined> {
-  const group = await findGroup(groupId);
-  if (!group) return undefined;
-  return { group, location: wikiLocation(group), readOnly: group.readOnly ?? false };
+export type WikiOwnerKind = "group" | "project";
+
+/** A wiki as the page operations see it: whose it is, and its repository once the first page exists. */
+export interface Wiki {
+  owner: WikiOwnerKind;
+  id: number;
+  location?: RepositoryLocation;
 }
 
-const wikiLocation = (g: Group): RepositoryLocation | undefined =>
-  g.storage && g.relativePath ? { storage: g.storage, relativePath: g.relativePath } : undefined;
+type ContainerItem = Partial<RepositoryLocation> & { wikiRepository?: boolean };
+
+/**
+ * Where each kind of owner keeps its wiki repository, and how the first page creates it.
+ * - A group's wiki is the group's only repository: `storage` and `relativePath` on the group item,
+ *   on a storage picked by weight, listed in the storage index (group storage moves move it).
+ * - A project's wiki lives beside the project's repository on the same storage (`project-wiki.ts`);
+ *   the project item only records that it exists, and project storage moves carry it along.
+ */
+const WIKI_OWNERS: Record<WikiOwnerKind, { locate: (item: ContainerItem) => RepositoryLocation | undefined; create: (id: number, item: ContainerItem) => Promise<RepositoryLocation> }> = {
+  group: {
+    locate: (g) => (g.storage && g.relativePath ? { storage: g.storage, relativePath: g.relativePath } : undefined),
+    create: (id) => createGroupWikiRepository(id),
+  },
+  project: { locate: projectWikiLocation, create: createProjectWikiRepository },
+};
+
+export const groupWiki = (group: Group): Wiki => ({ owner: "group", id: group.id, location: WIKI_OWNERS.group.locate(group) });
+export const projectWiki = (project: Project): Wiki => ({ owner: "project", id: project.id, location: projectWikiLocation(project) });
 
 function parseFile(path: string): { slug: string; format: WikiFormat } | undefined {
   const format = FORMATS.find((f) => path.endsWith(`.${WIKI_FORMATS[f]}`));
   return format ? { slug: path.slice(0, -WIKI_FORMATS[format].length - 1), format } : undefined;
 }
 
-async function locate(loc: RepositoryLocation, slug: string): Promise<{ format: WikiFormat; content: string } | undefined> {
+async function locate(loc: RepositoryLocation, slug: string, ref = WIKI_BRANCH): Promise<{ format: WikiFormat; content: string } | undefined> {
   for (const format of FORMATS) {
-    const bytes = await readFile(loc.storage, loc.relativePath, { ref: WIKI_BRANCH, filePath: fileOf(slug, format) });
+    const bytes = await readFile(loc.storage, loc.relativePath, { ref, filePath: fileOf(slug, format) });
     if (bytes) return { format, content: bytes.toString("utf8") };
   }
   return undefined;
 }
 
-function readWiki<T>(group: Group, empty: T, read: (loc: RepositoryLocation) => Promise<T>): Promise<T> {
-  const loc = wikiLocation(group);
-  return loc ? readRepository("group", group.id, loc, read) : Promise.resolve(empty);
+function readWiki<T>(wiki: Wiki, empty: T, read: (loc: RepositoryLocation) => Promise<T>): Promise<T> {
+  return wiki.location ? readRepository(wiki.owner, wiki.id, wiki.location, read, WIKI_OWNERS[wiki.owner].locate) : Promise.resolve(empty);
 }
 
-export function listPages(group: Group, withContent: boolean): Promise<WikiPage[]> {
-  return readWiki(group, [], async (loc) => {
+export function listPages(wiki: Wiki, withContent: boolean): Promise<WikiPage[]> {
+  return readWiki(wiki, [], async (loc) => {
     const tree = (await listTree(loc.storage, loc.relativePath, { ref: WIKI_BRANCH, recursive: true })) ?? [];
     const files = tree.filter((t) => t.type === "blob").flatMap((t) => {
       const parsed = parseFile(t.path);
@@ -85,26 +106,30 @@ export function listPages(group: Group, withContent: boolean): Promise<WikiPage[
   });
 }
 
-export async function getPage(group: Group, slug: string): Promise<WikiPage> {
-  const found = await readWiki(group, undefined, (loc) => locate(loc, slug));
+/** The page as it is, or as it was at commit `version` (an unknown version: 404, as GitLab). */
+export async function getPage(wiki: Wiki, slug: string, version?: string): Promise<WikiPage> {
+  const found = await readWiki(wiki, undefined, (loc) => locate(loc, slug, version));
   if (!found) throw notFound("Wiki Page");
   return { ...found, slug, title: titleOf(slug) };
 }
 
 /**
- * Runs under the group's write lease. Without a wiki repository yet, `create` decides: the first
- * page makes one; updates and deletes have nothing to change (404).
+ * Runs under the owner's write lease (a project's wiki shares its project's: a storage move of the
+ * project waits for, and then refuses, wiki writes as it does commits). Without a wiki repository
+ * yet, `create` decides: the first page makes one; updates and deletes have nothing to change (404).
  */
-function writeWiki<T>(groupId: number, create: boolean, write: (loc: RepositoryLocation) => Promise<T>): Promise<T> {
+function writeWiki<T>(wiki: Wiki, create: boolean, write: (loc: RepositoryLocation) => Promise<T>): Promise<T> {
+  const owner = WIKI_OWNERS[wiki.owner];
   return withRepositoryWrite(
-    "group",
-    groupId,
-    async (location) => {
+    wiki.owner,
+    wiki.id,
+    async (_, item) => {
+      const location = owner.locate(item);
       if (location) return write(location);
       if (!create) throw notFound("Wiki Page");
-      return write(await createWikiRepository(groupId));
+      return write(await owner.create(wiki.id, item));
     },
-    { requireRepository: false },
+    { requireRepository: wiki.owner === "project" },
   );
 }
 
@@ -113,7 +138,7 @@ function writeWiki<T>(groupId: number, create: boolean, write: (loc: RepositoryL
  * none is recorded yet. We hold the write lease, so the condition only fails if the group vanished or
  * someone bypassed the lease; an unrecorded empty repository left behind then is harmless.
  */
-async function createWikiRepository(groupId: number): Promise<RepositoryLocation> {
+async function createGroupWikiRepository(groupId: number): Promise<RepositoryLocation> {
   const storage = await pickStorage();
   if (!storage) throw badRequest("no repository storage is available for new wikis");
   const relativePath = hashedRelativePath("group-wiki", groupId);
@@ -130,15 +155,40 @@ async function createWikiRepository(groupId: number): Promise<RepositoryLocation
     return { storage, relativePath };
   } catch (err) {
     if (!isConditionFailure(err)) throw err;
-    const current = (await findGroupWiki(groupId))?.location;
+    const group = await findGroup(groupId);
+    const current = group && groupWiki(group).location;
     if (!current) throw notFound("Group");
     return current;
   }
 }
 
-export async function createPage(groupId: number, author: Author, input: { title: string; content: string; format: WikiFormat }): Promise<WikiPage> {
+/**
+ * Initialises `<project repository>.wiki.git` on the project's storage, then records that it exists.
+ * The condition pins the storage the lease read: a project that was meanwhile switched to another
+ * storage (impossible while we hold the lease, which a move waits for) would not be marked.
+ */
+async function createProjectWikiRepository(projectId: number, project: ContainerItem): Promise<RepositoryLocation> {
+  const location = projectWikiLocation({ ...project, wikiRepository: true });
+  if (!location) throw notFound("Project");
+  await initRepository(location.storage, location.relativePath, { defaultBranch: WIKI_BRANCH });
+  try {
+    await updateItem({
+      ...containerKey("project", projectId),
+      update: "SET wikiRepository = :t",
+      condition: "attribute_exists(pk) AND #storage = :s",
+      names: { "#storage": "storage" },
+      values: { ":t": true, ":s": location.storage },
+    });
+  } catch (err) {
+    if (isConditionFailure(err)) throw notFound("Project");
+    throw err;
+  }
+  return location;
+}
+
+export async function createPage(wiki: Wiki, author: Author, input: { title: string; content: string; format: WikiFormat }): Promise<WikiPage> {
   const slug = slugOf(input.title);
-  return writeWiki(groupId, true, async (loc) => {
+  return writeWiki(wiki, true, async (loc) => {
     if (await locate(loc, slug)) throw duplicate();
     await commitActions(loc.storage, loc.relativePath, {
       branch: WIKI_BRANCH,
@@ -151,8 +201,8 @@ export async function createPage(groupId: number, author: Author, input: { title
 }
 
 /** A new title renames (moves) the file, a new format changes its extension; both keep history. */
-export async function updatePage(groupId: number, author: Author, slug: string, changes: { title?: string; content?: string; format?: WikiFormat }): Promise<WikiPage> {
-  return writeWiki(groupId, false, async (loc) => {
+export async function updatePage(wiki: Wiki, author: Author, slug: string, changes: { title?: string; content?: string; format?: WikiFormat }): Promise<WikiPage> {
+  return writeWiki(wiki, false, async (loc) => {
     const existing = await locate(loc, slug);
     if (!existing) throw notFound("Wiki Page");
     const nextSlug = changes.title !== undefined ? slugOf(changes.title) : slug;
@@ -171,8 +221,8 @@ export async function updatePage(groupId: number, author: Author, slug: string, 
   });
 }
 
-export async function deletePage(groupId: number, author: Author, slug: string): Promise<void> {
-  await writeWiki(groupId, false, async (loc) => {
+export async function deletePage(wiki: Wiki, author: Author, slug: string): Promise<void> {
+  await writeWiki(wiki, false, async (loc) => {
     const existing = await locate(loc, slug);
     if (!existing) throw notFound("Wiki Page");
     await commitActions(loc.storage, loc.relativePath, {

@@ -52,9 +52,12 @@ export interface WriteLease {
   incarnation?: number;
 }
 
-interface ContainerRepoState extends Partial<RepositoryLocation> {
+/** The container item as the lease took it: its repository's state (and its other attributes). */
+export interface ContainerRepoState extends Partial<RepositoryLocation> {
   readOnly?: boolean;
   writeLease?: WriteLease;
+  /** A project's wiki repository exists (beside the project's, see `project-wiki.ts`). */
+  wikiRepository?: boolean;
 }
 
 const setting = (raw: string | undefined, fallback: number, min: number) => {
@@ -156,14 +159,14 @@ async function release(kind: ContainerKind, id: number, leaseId: string): Promis
 }
 
 /**
- * Runs `write` while holding the repository's write lease. `write` receives where the repository is;
- * when the container has no repository yet (a group's first wiki page), `location` is undefined and
- * `write` must create it and return the new location through `onCreated`.
+ * Runs `write` while holding the repository's write lease. `write` receives where the repository is
+ * and the container item as the lease read it; when the container has no repository yet (a group's
+ * first wiki page), `location` is undefined and `write` creates it.
  */
 export async function withRepositoryWrite<T>(
   kind: ContainerKind,
   id: number,
-  write: (location: RepositoryLocation | undefined) => Promise<T>,
+  write: (location: RepositoryLocation | undefined, container: ContainerRepoState) => Promise<T>,
   opts: { requireRepository?: boolean } = {},
 ): Promise<T> {
   const { lease, takenAt, state } = await acquire(kind, id, opts.requireRepository ?? true);
@@ -184,7 +187,7 @@ export async function withRepositoryWrite<T>(
   };
   try {
     const location = state.storage && state.relativePath ? { storage: state.storage, relativePath: state.relativePath } : undefined;
-    return await runAsWriter({ owner: `wr-${lease.id}`, fence, heldSince: takenAt }, () => write(location));
+    return await runAsWriter({ owner: `wr-${lease.id}`, fence, heldSince: takenAt }, () => write(location, state));
   } finally {
     clearInterval(heartbeat);
     await release(kind, id, lease.id);

@@ -1,5 +1,5 @@
 /**
- * Per-storage inventory: how many projects, snippets and group wikis live on each configured storage
+ * Per-storage inventory: how many projects (and their wikis), snippets and group wikis live on each configured storage
  * and how many bytes their repositories take — the seed's "confirm that no project, snippet or group
  * remains on the source storage" as one call.
  *
@@ -7,13 +7,15 @@
  * the storage moves page through), never a Scan; sizes from the primary copy of each repository on
  * disk (`repositorySize`); stray temporary folders (all replicas, `strays.ts`) apart. The index is
  * eventually consistent, like every GSI: a repository switched a moment ago may still be counted on
- * its old storage for a moment.
+ * its old storage for a moment. A project's wiki lives beside the project on its storage; the same
+ * Query of the project index tells which projects have one (`wikiRepository`).
  */
 import { instanceConfig } from "../../platform/config.js";
 import { GSI2, queryAll } from "../../platform/db/table.js";
 import { mapConcurrently } from "../../platform/concurrency.js";
 import { repositorySize } from "../../hosting/domain/git/index.js";
 import { storageIndexPk, type ContainerKind } from "../../hosting/domain/keys.js";
+import { projectWikiPath } from "../../hosting/domain/project-wiki.js";
 import { strayTotals } from "./strays.js";
 
 export interface KindInventory {
@@ -26,6 +28,8 @@ export interface StorageInventory {
   kind: "local" | "cluster";
   replicas: number;
   projects: KindInventory;
+  /** Wiki repositories of the projects on this storage (they move with their project). */
+  project_wikis: KindInventory;
   snippets: KindInventory;
   group_wikis: KindInventory;
   /** Temporary folders a killed writer left (`strays.ts`): not repositories, but they take space. */
@@ -34,10 +38,12 @@ export interface StorageInventory {
 
 const SIZE_CONCURRENCY = 16;
 
-/** The relative paths of every repository of a kind on a storage (keys and one attribute only). */
-async function repositoriesOn(storage: string, kind: ContainerKind): Promise<string[]> {
-  const items = await queryAll<{ relativePath?: string }>({ index: GSI2, pk: storageIndexPk(kind, storage), projection: ["relativePath"] });
-  return items.map((item) => String(item.relativePath ?? ""));
+/** The relative paths of every repository of a kind on a storage, and of the project wikis among them. */
+async function repositoriesOn(storage: string, kind: ContainerKind): Promise<{ paths: string[]; wikiPaths: string[] }> {
+  const items = await queryAll<{ relativePath?: string; wikiRepository?: boolean }>({ index: GSI2, pk: storageIndexPk(kind, storage), projection: ["relativePath", "wikiRepository"] });
+  const paths = items.map((item) => String(item.relativePath ?? ""));
+  const wikiPaths = kind === "project" ? items.filter((item) => item.wikiRepository && item.relativePath).map((item) => projectWikiPath(item.relativePath!)) : [];
+  return { paths, wikiPaths };
 }
 
 async function totalSize(storage: string, paths: string[]): Promise<number> {
@@ -45,9 +51,16 @@ async function totalSize(storage: string, paths: string[]): Promise<number> {
   return sizes.reduce((sum, size) => sum + size, 0);
 }
 
+const inventoryOf = async (storage: string, paths: string[]): Promise<KindInventory> => ({ count: paths.length, size_bytes: await totalSize(storage, paths) });
+
 async function kindInventory(storage: string, kind: ContainerKind): Promise<KindInventory> {
-  const paths = await repositoriesOn(storage, kind);
-  return { count: paths.length, size_bytes: await totalSize(storage, paths) };
+  return inventoryOf(storage, (await repositoriesOn(storage, kind)).paths);
+}
+
+async function projectInventory(storage: string): Promise<{ projects: KindInventory; project_wikis: KindInventory }> {
+  const { paths, wikiPaths } = await repositoriesOn(storage, "project");
+  const [projects, project_wikis] = await Promise.all([inventoryOf(storage, paths), inventoryOf(storage, wikiPaths)]);
+  return { projects, project_wikis };
 }
 
 /** Every configured storage, in configuration order. */
@@ -55,9 +68,9 @@ export async function storageInventory(): Promise<StorageInventory[]> {
   const strays = await strayTotals();
   return Promise.all(
     Object.entries(instanceConfig().storages).map(async ([name, s]) => {
-      const [projects, snippets, group_wikis] = await Promise.all([kindInventory(name, "project"), kindInventory(name, "snippet"), kindInventory(name, "group")]);
+      const [{ projects, project_wikis }, snippets, group_wikis] = await Promise.all([projectInventory(name), kindInventory(name, "snippet"), kindInventory(name, "group")]);
       const stray_folders = strays.get(name) ?? { count: 0, size_bytes: 0 };
-      return { name, kind: s.kind, replicas: s.kind === "local" ? 1 : s.replicas.length, projects, snippets, group_wikis, stray_folders };
+      return { name, kind: s.kind, replicas: s.kind === "local" ? 1 : s.replicas.length, projects, project_wikis, snippets, group_wikis, stray_folders };
     }),
   );
 }

@@ -38,6 +38,8 @@ export interface MoveItem extends MoveInput, Partial<Pick<MoveRecord, "sourceSto
   state?: MoveState;
   /** Writes were in flight when last checked (so "waiting" is noted once). */
   waiting?: boolean;
+  /** A project's wiki repository, copied with it (set by the copy step, verified by the switch). */
+  wikiPath?: string;
 }
 
 export interface MoveBatch {

@@ -3,6 +3,7 @@
  * deletion here follows: never remove the copy the container points at.
  */
 import { removeRepository } from "../../hosting/domain/git/index.js";
+import { projectWikiPath } from "../../hosting/domain/project-wiki.js";
 import { describeError, log } from "../../platform/log.js";
 import { mapSettled } from "../../platform/concurrency.js";
 import { failOne, forEachMove, movesAt, note, reachedState, settled, type CaughtError, type MoveBatch, type MoveItem } from "./batch.js";
@@ -15,6 +16,14 @@ import { markAllFinished, markCleanupFailed, markFailed } from "./transitions.js
 
 const REMOVE_CONCURRENCY = 4;
 
+/**
+ * Every repository a move carries: the container's own, and for a project the path of its wiki.
+ * The wiki's is included whether or not the wiki exists (removing an absent repository does
+ * nothing), so a resumed cleanup needs no record of it.
+ */
+const repositoriesOf = (move: { kind: MoveItem["kind"]; relativePath: string }) =>
+  move.kind === "project" ? [move.relativePath, projectWikiPath(move.relativePath)] : [move.relativePath];
+
 /** Removes each switched repository's source copy, once its container is on the destination. */
 export async function cleanupSources(input: MoveBatch): Promise<MoveBatch> {
   const batch = structuredClone(input);
@@ -25,9 +34,11 @@ export async function cleanupSources(input: MoveBatch): Promise<MoveBatch> {
     if (container && container.storage !== move.destinationStorage) {
       throw new MoveConflictError(`Refusing to remove the source copy: the repository is recorded on ${container.storage}`);
     }
-    await runAsWriter({ owner: moveOwner(move) }, () =>
-      removeRepository(move.sourceStorage, move.relativePath, { beforeDelete: (doomed) => faultPoint("moveCleanup", "deleting", { move, doomed }) }),
-    );
+    await runAsWriter({ owner: moveOwner(move) }, async () => {
+      for (const relativePath of repositoriesOf(move)) {
+        await removeRepository(move.sourceStorage, relativePath, { beforeDelete: (doomed) => faultPoint("moveCleanup", "deleting", { move, doomed }) });
+      }
+    });
     move.notes = [...(move.notes ?? []), note("source copy removed", `from ${move.sourceStorage}`)];
   });
   return settled(batch);
@@ -96,7 +107,9 @@ async function failMove(work: Pick<MoveItem, "kind" | "moveId" | "notes"> & { er
   const container = await loadContainer(move.kind, move.containerId);
   // Before unlocking: once writable, a new move could start copying to that very path.
   if (container?.storage !== move.destinationStorage && move.destinationStorage !== move.sourceStorage) {
-    await runAsWriter({ owner: moveOwner(work) }, () => removeRepository(move.destinationStorage, move.relativePath)).catch((err: unknown) =>
+    await runAsWriter({ owner: moveOwner(work) }, async () => {
+      for (const relativePath of repositoriesOf(move)) await removeRepository(move.destinationStorage, relativePath);
+    }).catch((err: unknown) =>
       // A leftover copy is only garbage (the container does not point at it) and the next move there replaces it.
       log.warn("could not remove a partial destination copy", { moveId: move.id, kind: move.kind, ...describeError(err) }),
     );

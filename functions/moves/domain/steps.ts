@@ -9,7 +9,8 @@
 import { getItems } from "../../platform/db/table.js";
 import { hasWriteInFlight } from "../../hosting/domain/write-path.js";
 import { containerKey } from "../../hosting/domain/keys.js";
-import { checksum, replicaChecksums, replicate, ChecksumMismatchError } from "../../hosting/domain/git/index.js";
+import { checksum, removeRepository, replicaChecksums, replicate, ChecksumMismatchError } from "../../hosting/domain/git/index.js";
+import { projectWikiLocation, projectWikiPath } from "../../hosting/domain/project-wiki.js";
 import { moveKey } from "../keys.js";
 import { failOne, forEachMove, movesAt, note, reachedState, refOf, settled, type ActiveMove, type MoveBatch, type Stage } from "./batch.js";
 import { containersOf, kindInfo, type AnyContainer } from "./containers.js";
@@ -82,19 +83,34 @@ async function inspectWrites(batch: MoveBatch, containerOf: (move: ActiveMove) =
   return settled({ ...batch, writesInFlight });
 }
 
-/** Copies each repository to every replica of its destination and verifies each checksum. */
+/**
+ * Copies each repository to every replica of its destination and verifies each checksum. A
+ * project's wiki repository, when it exists, travels with it, as on GitLab. Whether it exists is
+ * read here, after the drain: creating it takes the project's write lease, so it cannot appear now.
+ */
 export async function replicateRepositories(input: MoveBatch): Promise<MoveBatch> {
   const batch = structuredClone(input);
-  await forEachMove(movesAt(batch, "started"), COPY_CONCURRENCY, async (move) => {
+  const moves = movesAt(batch, "started");
+  const containers = moves.some((m) => m.kind === "project") ? await containersOf(moves) : [];
+  await forEachMove(moves, COPY_CONCURRENCY, async (move) => {
+    const container = containers[moves.indexOf(move)];
+    const wikiPath = move.kind === "project" && container && projectWikiLocation(container) ? projectWikiPath(move.relativePath) : undefined;
     // The copies are named after the move: a retried or resumed step removes what it left before.
-    await runAsWriter({ owner: moveOwner(move) }, () =>
-      replicate(
-        { storage: move.sourceStorage, rel: move.relativePath },
-        { storage: move.destinationStorage, rel: move.relativePath },
-        { kind: kindInfo[move.kind].repositoryType, afterCopy: (temps) => faultPoint("moveReplicate", "copied", { move, temps }) },
-      ),
-    );
-    move.notes = [...(move.notes ?? []), note("copied and verified", `to ${move.destinationStorage}`)];
+    await runAsWriter({ owner: moveOwner(move) }, async () => {
+      const copy = (relativePath: string, repositoryType: string) =>
+        replicate(
+          { storage: move.sourceStorage, rel: relativePath },
+          { storage: move.destinationStorage, rel: relativePath },
+          { kind: repositoryType, afterCopy: (temps) => faultPoint("moveReplicate", "copied", { move, temps }) },
+        );
+      await copy(move.relativePath, kindInfo[move.kind].repositoryType);
+      if (wikiPath) await copy(wikiPath, "wiki");
+      // Without a wiki, none may wait at the destination to be adopted by a later first page.
+      else if (move.kind === "project") await removeRepository(move.destinationStorage, projectWikiPath(move.relativePath));
+    });
+    if (wikiPath) move.wikiPath = wikiPath;
+    else delete move.wikiPath;
+    move.notes = [...(move.notes ?? []), note("copied and verified", `to ${move.destinationStorage}${wikiPath ? ", with its wiki" : ""}`)];
   });
   const { writesInFlight: _, ...rest } = batch;
   return settled(rest);
@@ -109,11 +125,16 @@ export async function switchToDestination(input: MoveBatch): Promise<MoveBatch> 
   const batch = structuredClone(input);
   const moves = movesAt(batch, "started");
   const verified = new Map<number, string>();
+  const verify = async (move: ActiveMove, relativePath: string, repositoryType: string) => {
+    const expected = await checksum(move.sourceStorage, relativePath);
+    const mismatch = (await replicaChecksums(move.destinationStorage, relativePath)).find((sum) => sum !== expected);
+    if (mismatch !== undefined) throw new ChecksumMismatchError(expected, mismatch, repositoryType);
+    return expected;
+  };
   await forEachMove(moves, COPY_CONCURRENCY, async (move) => {
-    const expected = await checksum(move.sourceStorage, move.relativePath);
-    const mismatch = (await replicaChecksums(move.destinationStorage, move.relativePath)).find((sum) => sum !== expected);
-    if (mismatch !== undefined) throw new ChecksumMismatchError(expected, mismatch, kindInfo[move.kind].repositoryType);
-    verified.set(move.moveId, expected);
+    const expected = await verify(move, move.relativePath, kindInfo[move.kind].repositoryType);
+    const wiki = move.wikiPath ? await verify(move, move.wikiPath, "wiki") : undefined;
+    verified.set(move.moveId, wiki ? `${expected}, wiki checksum ${wiki}` : expected);
   });
   const ready = moves.filter((m) => !m.error);
   const switched = await switchAll(ready.map((m) => ({ move: refOf(m), extra: { notes: m.notes, detail: `checksum ${verified.get(m.moveId)}` } })));

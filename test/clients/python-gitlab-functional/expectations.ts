@@ -65,7 +65,6 @@ export const NOT_YET_PASSING: Record<string, string> = {
   "api/test_projects.py::test_project_services": "out of scope: integrations (services)",
   "api/test_projects.py::test_project_stars": "out of scope: stars",
   "api/test_projects.py::test_project_triggers": "out of scope: pipeline triggers",
-  "api/test_projects.py::test_project_wiki": `${NOT_YET} project wikis`,
   // api/test_groups.py
   "api/test_groups.py::test_group_labels": "out of scope: labels",
   "api/test_groups.py::test_ldap_groups": "expected to fail by upstream itself (LDAP, Premium)",
@@ -76,9 +75,8 @@ export const NOT_YET_PASSING: Record<string, string> = {
   "api/test_groups.py::test_group_custom_attributes": "out of scope: custom attributes",
   "api/test_groups.py::test_group_hooks": "out of scope: group hooks (Premium)",
   "api/test_groups.py::test_group_saml_group_links": "expected to fail by upstream itself (SAML, Premium)",
-  // api/test_snippets.py, api/test_wikis.py
+  // api/test_snippets.py
   "api/test_snippets.py::test_project_snippet_discussion": "out of scope: discussions",
-  "api/test_wikis.py::test_wikis": `${NOT_YET} project wikis`,
   // api/test_repository.py
   "api/test_repository.py::test_create_commit_status": "out of scope: commit statuses (CI)",
   "api/test_repository.py::test_commit_signature": "out of scope: commit signatures",

@@ -1,0 +1,5 @@
+import { lambda } from "../../platform/http/lambda.js";
+import { createWikiPage } from "./wiki-endpoints.js";
+
+export const endpoint = createWikiPage("project");
+export const handler = lambda(endpoint);

@@ -1,0 +1,5 @@
+import { lambda } from "../../platform/http/lambda.js";
+import { deleteWikiPage } from "./wiki-endpoints.js";
+
+export const endpoint = deleteWikiPage("project");
+export const handler = lambda(endpoint);

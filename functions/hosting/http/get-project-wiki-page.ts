@@ -1,0 +1,5 @@
+import { lambda } from "../../platform/http/lambda.js";
+import { getWikiPage } from "./wiki-endpoints.js";
+
+export const endpoint = getWikiPage("project");
+export const handler = lambda(endpoint);

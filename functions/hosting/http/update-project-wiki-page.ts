@@ -1,0 +1,5 @@
+import { lambda } from "../../platform/http/lambda.js";
+import { updateWikiPage } from "./wiki-endpoints.js";
+
+export const endpoint = updateWikiPage("project");
+export const handler = lambda(endpoint);
