@@ -38,7 +38,6 @@ export const NOT_YET_PASSING: Record<string, string> = {
   "api/test_gitlab.py::test_user_activities": "out of scope: user activities (`/user/activities`)",
   "api/test_gitlab.py::test_events": "out of scope: events (`/events`)",
   "api/test_gitlab.py::test_features": "skipped by upstream itself (`@pytest.mark.skip`)",
-  "api/test_gitlab.py::test_rate_limits": `${NOT_YET} the \`throttle_authenticated_api_*\` settings, enforced`,
   "api/test_gitlab.py::test_list_default_warning": TEMPLATES,
   "api/test_gitlab.py::test_list_page_nowarning": TEMPLATES,
   "api/test_gitlab.py::test_list_all_false_nowarning": TEMPLATES,
