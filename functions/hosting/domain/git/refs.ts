@@ -227,24 +227,13 @@ async function removeEmptyRefFolders(gitdir: string, fullName: string): Promise<
 export async function packRefs(gitdir: string): Promise<number> {
   const loose = [...(await readLooseRefs(gitdir, "refs"))].filter(([, raw]) => OID.test(raw));
   if (loose.length === 0) return 0;
-  const packedPath = join(gitdir, "packed-refs");
   const writer = currentWriter();
-  const lock = `${packedPath}.lock`;
-  const handle = await acquireLock(lock, "packed-refs", writer?.heldSince);
-  try {
+  await rewritePackedRefs(gitdir, async () => {
     const refs = await readPackedRefs(gitdir);
     for (const [name, oid] of loose) refs.set(name, oid);
-    const lines = [...refs].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([name, oid]) => `${oid} ${name}\n`);
     await writer?.fence?.();
-    await handle.writeFile(lines.join(""));
-    await handle.sync();
-    await handle.close();
-    await rename(lock, packedPath);
-  } catch (err) {
-    await handle.close().catch(() => undefined);
-    await unlink(lock).catch(() => undefined);
-    throw err;
-  }
+    return [...refs].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([name, oid]) => `${oid} ${name}\n`).join("");
+  });
   for (const [name, oid] of loose) {
     const refLock = await acquireLock(join(gitdir, `${name}.lock`), name, writer?.heldSince).catch(() => undefined);
     if (!refLock) continue; // being updated right now: the loose file stays, and wins over the packed line
@@ -260,13 +249,10 @@ export async function packRefs(gitdir: string): Promise<number> {
 }
 
 async function dropPackedRef(gitdir: string, fullName: string): Promise<void> {
-  const packedPath = join(gitdir, "packed-refs");
-  const text = await readRefFile(packedPath);
+  const text = await readRefFile(join(gitdir, "packed-refs"));
   if (text === undefined || !text.split("\n").some((line) => line.endsWith(` ${fullName}`))) return;
-  const lock = `${packedPath}.lock`;
-  const handle = await acquireLock(lock, "packed-refs", currentWriter()?.heldSince);
-  try {
-    const lines = ((await readRefFile(packedPath)) ?? "").split("\n");
+  await rewritePackedRefs(gitdir, (current) => {
+    const lines = current.split("\n");
     const kept: string[] = [];
     for (let i = 0; i < lines.length; i++) {
       const line = lines[i]!;
@@ -276,7 +262,17 @@ async function dropPackedRef(gitdir: string, fullName: string): Promise<void> {
       }
       if (line !== "") kept.push(line);
     }
-    await handle.writeFile(`${kept.join("\n")}\n`);
+    return `${kept.join("\n")}\n`;
+  });
+}
+
+/** Rewrites `packed-refs` under git's `packed-refs.lock`; `contents` gets the file's text as the lock found it. */
+async function rewritePackedRefs(gitdir: string, contents: (current: string) => string | Promise<string>): Promise<void> {
+  const packedPath = join(gitdir, "packed-refs");
+  const lock = `${packedPath}.lock`;
+  const handle = await acquireLock(lock, "packed-refs", currentWriter()?.heldSince);
+  try {
+    await handle.writeFile(await contents((await readRefFile(packedPath)) ?? ""));
     await handle.sync();
     await handle.close();
     await rename(lock, packedPath);
