@@ -16,6 +16,7 @@ export const hostingRoutes: RouteSpec[] = [
   r("GET", "/api/v4/projects/:id/forks", "list-project-forks"),
   r("PUT", "/api/v4/projects/:id/transfer", "transfer-project"),
   r("GET", "/api/v4/projects/:id/storage", "get-project-storage"),
+  r("POST", "/api/v4/projects/:id/housekeeping", "project-housekeeping"),
   r("GET", "/api/v4/projects/:id/snapshot", "get-project-snapshot"),
   r("GET", "/api/v4/projects/:id/groups", "list-project-groups"),
   r("GET", "/api/v4/projects/:id/members", "list-project-members"),

@@ -9,6 +9,7 @@
  * | token           | PAT#<sha256 of token>  | PAT         | USER#<id>#PATS         | <id pad>   |
  * |   (gsi2)        |                        |             | gsi2pk PATS            | gsi2sk <id pad> (all tokens, and one by id) |
  * | app settings    | SETTINGS               | APPLICATION |                        |            |
+ * | API throttle    | THROTTLE#<user>#<period>#<window> | COUNT | (`throttle.ts`; expires by TTL) | |
  */
 import { pad } from "../../platform/db/table.js";
 

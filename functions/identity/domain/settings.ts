@@ -9,6 +9,7 @@ import { getItem, updateItem } from "../../platform/db/table.js";
 import type { OutboundPolicy } from "../../platform/outbound/policy.js";
 import { storageNames } from "../../platform/config.js";
 import { settingsKey } from "./keys.js";
+import { forgetThrottleSettings, type StoredThrottle } from "./throttle.js";
 
 export type Weights = Record<string, number>;
 
@@ -83,6 +84,30 @@ export async function saveAccountSettings(change: Partial<AccountSettings>): Pro
   if (change.signupEnabled !== undefined) (sets.push("signup_enabled = :s"), (values[":s"] = change.signupEnabled));
   if (sets.length) await updateItem({ ...settingsKey, update: `SET ${sets.join(", ")}`, values });
   return accountSettings();
+}
+
+/**
+ * GitLab's authenticated API rate limit (`throttle_authenticated_api_enabled`, `…_requests_per_period`,
+ * `…_period_in_seconds`; GitLab's defaults: off, 7200 per 3600 s), enforced by `throttle.ts`. Stored
+ * as one map, always whole, so the enforcement needs no defaults of its own.
+ */
+export interface ThrottleRule {
+  enabled: boolean;
+  requestsPerPeriod: number;
+  periodInSeconds: number;
+}
+
+export async function throttleSettings(): Promise<ThrottleRule> {
+  const stored = (await getItem<{ throttle?: StoredThrottle }>(settingsKey.pk, settingsKey.sk))?.throttle;
+  return { enabled: stored?.enabled ?? false, requestsPerPeriod: stored?.limit ?? 7200, periodInSeconds: stored?.period ?? 3600 };
+}
+
+export async function saveThrottleSettings(change: Partial<ThrottleRule>): Promise<ThrottleRule> {
+  const rule = { ...(await throttleSettings()), ...Object.fromEntries(Object.entries(change).filter(([, v]) => v !== undefined)) };
+  const stored: StoredThrottle = { enabled: rule.enabled, limit: rule.requestsPerPeriod, period: rule.periodInSeconds };
+  await updateItem({ ...settingsKey, update: "SET throttle = :t", values: { ":t": stored } });
+  forgetThrottleSettings();
+  return rule;
 }
 
 /**

@@ -1,14 +1,14 @@
 import { defineEndpoint } from "../../platform/http/endpoint.js";
 import { lambda } from "../../platform/http/lambda.js";
 import type { OutboundPolicy } from "../../platform/outbound/policy.js";
-import { accountSettings, outboundPolicy, storageWeights, type AccountSettings } from "../domain/settings.js";
+import { accountSettings, outboundPolicy, storageWeights, throttleSettings, type AccountSettings, type ThrottleRule } from "../domain/settings.js";
 
 export const endpoint = defineEndpoint({ summary: "Application settings (admin)", access: "read", admin: true }, async () =>
-  settingsView(await storageWeights(), await outboundPolicy(), await accountSettings()),
+  settingsView(await storageWeights(), await outboundPolicy(), await accountSettings(), await throttleSettings()),
 );
 export const handler = lambda(endpoint);
 
-export function settingsView(weights: Record<string, number>, outbound: OutboundPolicy, account: AccountSettings) {
+export function settingsView(weights: Record<string, number>, outbound: OutboundPolicy, account: AccountSettings, throttle: ThrottleRule) {
   return {
     default_projects_limit: account.defaultProjectsLimit,
     signup_enabled: account.signupEnabled,
@@ -20,5 +20,8 @@ export function settingsView(weights: Record<string, number>, outbound: Outbound
     allow_local_requests_from_web_hooks_and_services: outbound.allowLocal,
     outbound_local_requests_whitelist: outbound.allowlist,
     outbound_local_requests_allowlist_raw: outbound.allowlist.join("\n"),
+    throttle_authenticated_api_enabled: throttle.enabled,
+    throttle_authenticated_api_requests_per_period: throttle.requestsPerPeriod,
+    throttle_authenticated_api_period_in_seconds: throttle.periodInSeconds,
   };
 }

@@ -5,7 +5,17 @@ import { bool, int } from "../../platform/http/params.js";
 import { storageNames } from "../../platform/config.js";
 import { paramError, validationError } from "../../platform/http/errors.js";
 import { parseAllowEntry } from "../../platform/outbound/policy.js";
-import { accountSettings, outboundPolicy, saveAccountSettings, saveOutboundPolicy, saveStorageWeights, storageWeights } from "../domain/settings.js";
+import {
+  accountSettings,
+  outboundPolicy,
+  saveAccountSettings,
+  saveOutboundPolicy,
+  saveStorageWeights,
+  saveThrottleSettings,
+  storageWeights,
+  throttleSettings,
+  type ThrottleRule,
+} from "../domain/settings.js";
 import { settingsView } from "./get-settings.js";
 
 const ALLOWLIST = "outbound_local_requests_whitelist";
@@ -22,7 +32,8 @@ const rawList = () => z.pipe(z.string().check(z.maxLength(256 * MAX_ALLOWLIST)),
  * way; the outbound filter's `allow_local_requests_from_web_hooks_and_services` and its allowlist, as
  * an array (`outbound_local_requests_whitelist`, or `…[]=` in a form) or one string
  * (`outbound_local_requests_allowlist_raw`); `default_projects_limit` (an integer ≥ 0, as GitLab
- * validates it) and `signup_enabled`. Only the settings given change.
+ * validates it) and `signup_enabled`; the authenticated API throttle's `throttle_authenticated_api_*`.
+ * Only the settings given change.
  */
 const settingsBody = z.object({
   repository_storages_weighted: z.optional(z.record(z.string(), z.pipe(int(), z.number().check(z.gte(0), z.lte(100))))),
@@ -32,7 +43,30 @@ const settingsBody = z.object({
   // GitLab keeps it in a 4-byte integer column.
   default_projects_limit: z.optional(z.pipe(int(), z.number().check(z.lte(2_147_483_647)))),
   signup_enabled: z.optional(bool()),
+  throttle_authenticated_api_enabled: z.optional(bool()),
+  // GitLab integer columns.
+  throttle_authenticated_api_requests_per_period: z.optional(z.pipe(int(), z.number().check(z.lte(2_147_483_647)))),
+  throttle_authenticated_api_period_in_seconds: z.optional(z.pipe(int(), z.number().check(z.lte(2_147_483_647)))),
 });
+
+/**
+ * The throttle settings given, checked as GitLab's model validates them (`only_integer: true,
+ * greater_than: 0`, answered in its body), or undefined when none is given.
+ */
+function throttleChange(body: z.output<typeof settingsBody>): Partial<ThrottleRule> | undefined {
+  const change = {
+    enabled: body.throttle_authenticated_api_enabled,
+    requestsPerPeriod: body.throttle_authenticated_api_requests_per_period,
+    periodInSeconds: body.throttle_authenticated_api_period_in_seconds,
+  };
+  const invalid = Object.fromEntries(
+    (["requests_per_period", "period_in_seconds"] as const)
+      .filter((field) => (body[`throttle_authenticated_api_${field}`] ?? 1) <= 0)
+      .map((field) => [`throttle_authenticated_api_${field}`, ["must be greater than 0"]]),
+  );
+  if (Object.keys(invalid).length) throw validationError(invalid);
+  return Object.values(change).some((v) => v !== undefined) ? change : undefined;
+}
 
 export const endpoint = defineEndpoint(
   { summary: "Update application settings (admin)", access: "write", admin: true, body: settingsBody },
@@ -48,12 +82,14 @@ export const endpoint = defineEndpoint(
     }
     // GitLab's model validation (`numericality: { only_integer: true, greater_than_or_equal_to: 0 }`), in its body.
     if (body.default_projects_limit !== undefined && body.default_projects_limit < 0) throw validationError({ default_projects_limit: ["must be greater than or equal to 0"] });
+    const throttles = throttleChange(body);
     const allowLocal = body.allow_local_requests_from_web_hooks_and_services;
     const account = { defaultProjectsLimit: body.default_projects_limit, signupEnabled: body.signup_enabled };
     return settingsView(
       Object.keys(weights).length ? await saveStorageWeights(weights) : await storageWeights(),
       allowLocal !== undefined || list ? await saveOutboundPolicy({ allowLocal, allowlist: list?.map((e) => e.trim()) }) : await outboundPolicy(),
       account.defaultProjectsLimit !== undefined || account.signupEnabled !== undefined ? await saveAccountSettings(account) : await accountSettings(),
+      throttles ? await saveThrottleSettings(throttles) : await throttleSettings(),
     );
   },
 );

@@ -9,6 +9,7 @@ import { $ZodObject, type $ZodType as ZodType } from "zod/v4/core";
 import { ApiError, forbidden, paramError, unauthorized } from "./errors.js";
 import { parseFormParams } from "./form.js";
 import { authenticate, insufficientScope, type Principal } from "../../identity/domain/auth.js";
+import { enforceApiThrottle } from "../../identity/domain/throttle.js";
 
 /**
  * - `public`: no token needed; a token, when given, must be valid.
@@ -146,6 +147,8 @@ const AUTH_PARAMS = new Set(["private_token", "sudo"]);
 
 async function authorize(c: Context, access: Access, admin: boolean): Promise<Principal | undefined> {
   const principal = await authenticate(c);
+  // Rack::Attack runs before the API itself: a request refused afterwards still counts.
+  await enforceApiThrottle(c, principal);
   if (!principal) {
     if (access === "public" && !admin) return undefined;
     throw unauthorized();

@@ -206,20 +206,53 @@ export async function deleteRef(gitdir: string, fullName: string, expectedOld: s
   } finally {
     await unlink(lock).catch(() => undefined);
   }
+  await removeEmptyRefFolders(gitdir, fullName);
+}
+
+/** Folders below `refs/<kind>/` left empty by a ref that went, so a later ref may take their name. */
+async function removeEmptyRefFolders(gitdir: string, fullName: string): Promise<void> {
   for (let dir = dirname(fullName); dir.split("/").length > 2; dir = dirname(dir)) {
     // Stops at the first folder that still holds something (ENOTEMPTY) or is gone already.
     if (!(await rmdir(join(gitdir, dir)).then(() => true, () => false))) break;
   }
 }
 
+/**
+ * `git pack-refs --all --prune`: every loose ref that names an object (symbolic refs stay loose)
+ * goes into `packed-refs`, rewritten under git's `packed-refs.lock` once the writer proved it still
+ * holds its lease; then each loose file is removed under its own lock, only if it still says what
+ * was packed. No ref ever changes value, so a reader sees the same refs at every step. Returns how
+ * many loose refs were packed.
+ */
+export async function packRefs(gitdir: string): Promise<number> {
+  const loose = [...(await readLooseRefs(gitdir, "refs"))].filter(([, raw]) => OID.test(raw));
+  if (loose.length === 0) return 0;
+  const writer = currentWriter();
+  await rewritePackedRefs(gitdir, async () => {
+    const refs = await readPackedRefs(gitdir);
+    for (const [name, oid] of loose) refs.set(name, oid);
+    await writer?.fence?.();
+    return [...refs].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([name, oid]) => `${oid} ${name}\n`).join("");
+  });
+  for (const [name, oid] of loose) {
+    const refLock = await acquireLock(join(gitdir, `${name}.lock`), name, writer?.heldSince).catch(() => undefined);
+    if (!refLock) continue; // being updated right now: the loose file stays, and wins over the packed line
+    try {
+      await refLock.close();
+      if ((await readRefFile(join(gitdir, name))) === oid) await unlink(join(gitdir, name));
+    } finally {
+      await unlink(join(gitdir, `${name}.lock`)).catch(() => undefined);
+    }
+    await removeEmptyRefFolders(gitdir, name);
+  }
+  return loose.length;
+}
+
 async function dropPackedRef(gitdir: string, fullName: string): Promise<void> {
-  const packedPath = join(gitdir, "packed-refs");
-  const text = await readRefFile(packedPath);
+  const text = await readRefFile(join(gitdir, "packed-refs"));
   if (text === undefined || !text.split("\n").some((line) => line.endsWith(` ${fullName}`))) return;
-  const lock = `${packedPath}.lock`;
-  const handle = await acquireLock(lock, "packed-refs", currentWriter()?.heldSince);
-  try {
-    const lines = ((await readRefFile(packedPath)) ?? "").split("\n");
+  await rewritePackedRefs(gitdir, (current) => {
+    const lines = current.split("\n");
     const kept: string[] = [];
     for (let i = 0; i < lines.length; i++) {
       const line = lines[i]!;
@@ -229,7 +262,17 @@ async function dropPackedRef(gitdir: string, fullName: string): Promise<void> {
       }
       if (line !== "") kept.push(line);
     }
-    await handle.writeFile(`${kept.join("\n")}\n`);
+    return `${kept.join("\n")}\n`;
+  });
+}
+
+/** Rewrites `packed-refs` under git's `packed-refs.lock`; `contents` gets the file's text as the lock found it. */
+async function rewritePackedRefs(gitdir: string, contents: (current: string) => string | Promise<string>): Promise<void> {
+  const packedPath = join(gitdir, "packed-refs");
+  const lock = `${packedPath}.lock`;
+  const handle = await acquireLock(lock, "packed-refs", currentWriter()?.heldSince);
+  try {
+    await handle.writeFile(await contents((await readRefFile(packedPath)) ?? ""));
     await handle.sync();
     await handle.close();
     await rename(lock, packedPath);

@@ -21,6 +21,7 @@ export { setDefaultBranch } from "./head.js";
 export { listBranchPage, findBranch, createBranch, deleteBranch, type Branch, type BranchSort } from "./branches.js";
 export { listTagPage, findTag, createTag, deleteTag, type Tag, type TagOrder } from "./tags.js";
 export { readBlobById } from "./blobs.js";
+export { housekeep } from "./housekeeping.js";
 export { repositorySnapshot } from "./snapshot.js";
 export { checksum, replicaChecksums, EMPTY_CHECKSUM } from "./checksum.js";
 export { replicate, type RepositoryLocation, type ReplicateOptions } from "./replicate.js";
