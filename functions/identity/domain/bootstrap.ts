@@ -5,7 +5,7 @@
  */
 import { isConditionFailure, putItem } from "../../platform/db/table.js";
 import { issueToken, SCOPES } from "./tokens.js";
-import { createUser } from "./users.js";
+import { insertUser } from "./users.js";
 
 const marker = { pk: "BOOTSTRAP", sk: "ADMIN" };
 
@@ -19,7 +19,7 @@ export async function ensureBootstrapAdmin(token?: string): Promise<{ created: b
     if (isConditionFailure(err)) return { created: false };
     throw err;
   }
-  const root = await createUser({ username: "root", name: "Administrator", email: "admin@example.com", admin: true });
+  const root = await insertUser({ username: "root", name: "Administrator", email: "admin@example.com", admin: true });
   const issued = await issueToken({ userId: root.id, name: "bootstrap", scopes: [...SCOPES], expiresAt: null, plain: token });
   return { created: true, token: issued.token };
 }

@@ -25,15 +25,27 @@ export interface User {
   avatar?: { filename: string };
 }
 
-export async function createUser(input: { username: string; name: string; email: string; admin: boolean }): Promise<User> {
+type NewUser = { username: string; name: string; email: string; admin: boolean };
+
+/**
+ * The user's items in one transaction, claims conditional; a taken claim fails it raw. The first
+ * administrator's creation (`bootstrap.ts`, in every function's bundle) calls this directly: it runs
+ * once, on an empty instance, so it needs none of `createUser`'s answers for taken names.
+ */
+export async function insertUser(input: NewUser): Promise<User> {
   const id = await nextId("users");
   const user: User = { id, ...input, state: "active", createdAt: new Date().toISOString() };
+  await transact([
+    { Put: { Item: { ...namespaceClaimKey(input.username), kind: "user", ownerId: id }, ConditionExpression: "attribute_not_exists(pk)", ReturnValuesOnConditionCheckFailure: "ALL_OLD" } },
+    { Put: { Item: { ...emailClaimKey(input.email), userId: id }, ConditionExpression: "attribute_not_exists(pk)" } },
+    { Put: { Item: { ...userKey(id), ...allUsersIndex(id), type: "user", ...user } } },
+  ]);
+  return user;
+}
+
+export async function createUser(input: NewUser): Promise<User> {
   try {
-    await transact([
-      { Put: { Item: { ...namespaceClaimKey(input.username), kind: "user", ownerId: id }, ConditionExpression: "attribute_not_exists(pk)", ReturnValuesOnConditionCheckFailure: "ALL_OLD" } },
-      { Put: { Item: { ...emailClaimKey(input.email), userId: id }, ConditionExpression: "attribute_not_exists(pk)" } },
-      { Put: { Item: { ...userKey(id), ...allUsersIndex(id), type: "user", ...user } } },
-    ]);
+    return await insertUser(input);
   } catch (err) {
     if (!isConditionFailure(err)) throw err;
     const reasons = (err as { CancellationReasons?: Array<{ Code?: string; Item?: Record<string, unknown> }> }).CancellationReasons ?? [];
@@ -44,7 +56,6 @@ export async function createUser(input: { username: string; name: string; email:
     if (pathTaken && claimKind(reasons[0]?.Item) === "user") throw conflict("Username has already been taken");
     throw validationError(pathTaken ? { username: ["has already been taken"] } : { base: ["could not be saved"] });
   }
-  return user;
 }
 
 /** The `kind` of the namespace claim a failed condition returned (raw attribute values). */
