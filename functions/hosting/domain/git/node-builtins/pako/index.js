@@ -3,7 +3,7 @@
  * isomorphic-git is written for browsers and inflates every Git object it reads with pako, a
  * JavaScript port of zlib. On Node (all this service runs on) node:zlib is the same algorithm in
  * native code: faster reads, and 45 KiB less for every Lambda that opens repositories to load at
- * a cold start. package.json overrides `pako` with this module for isomorphic-git only.
+ * a cold start. package.json installs this module as `pako`, and its `overrides` give it to isomorphic-git.
  *
  * The surface is what isomorphic-git 1.x calls, with pako 1.0's semantics:
  * - `inflate(data)` / `deflate(data)`: whole buffers; a corrupt stream throws a string, as pako
