@@ -55,13 +55,18 @@ describe("HEAD on every GET route", () => {
   for (const r of academicas.filter((x) => x.method === "GET")) {
     it(`HEAD ${r.path}: the GET's status and headers, no body`, async () => {
       const path = concreta(r);
+      // A GET on each side: other test files add records meanwhile, which changes a list's totals
+      // between two requests; the HEAD must match the GET before or the GET after it.
       const get = await acad("GET", path);
       const head = await acad("HEAD", path);
+      const after = await acad("GET", path);
       expect(head.status).toBe(get.status);
       // Served, not routed away (the disabled inherited service answers its 500 on both).
       if (!r.path.endsWith("*")) expect(get.status === 200 || /\/comisiones$/.test(r.path)).toBe(true);
       expect(head.text).toBe("");
-      expect(comparables(head.headers)).toEqual(comparables(get.headers));
+      const headHeaders = comparables(head.headers);
+      const matching = [get, after].find((g) => JSON.stringify(comparables(g.headers)) === JSON.stringify(headHeaders)) ?? get;
+      expect(headHeaders).toEqual(comparables(matching.headers));
     });
   }
 
