@@ -83,27 +83,23 @@ export interface GroupDeletionRun {
 }
 
 /**
- * A failed delete of the job: 404, another run (they may overlap) deleted it first, so it is gone;
- * 409, a storage move took the repository meanwhile, so it waits (false); anything else is an error.
+ * One delete of the job: none needed if the container is gone; none yet (false) while a storage move
+ * holds its repository (the container item carries the move state). A failed delete: 404, another
+ * run (they may overlap) got there first, so it is gone; 409, a move took the repository meanwhile,
+ * so it waits; anything else is an error.
  */
-function settled(err: unknown): boolean {
-  const status = (err as { status?: number }).status;
-  if (status === 404) return true;
-  if (status === 409) return false;
-  throw err;
-}
-
-/** Deletes one project unless a storage move holds it; false if it has to wait. */
-async function deleteProjectUnlessMoving(projectId: number): Promise<boolean> {
-  const project = await findProject(projectId);
-  if (!project) return true;
-  // The project item is the container item: it carries the repository's move state.
-  if (isMoving(project as RepositoryState)) return false;
+async function deleteUnlessMoving<T>(find: () => Promise<T | undefined>, remove: (container: T) => Promise<void>): Promise<boolean> {
+  const container = await find();
+  if (!container) return true;
+  if (isMoving(container as RepositoryState)) return false;
   try {
-    await deleteProject(project);
+    await remove(container);
     return true;
   } catch (err) {
-    return settled(err);
+    const status = (err as { status?: number }).status;
+    if (status === 404) return true;
+    if (status === 409) return false;
+    throw err;
   }
 }
 
@@ -112,19 +108,6 @@ export async function deleteEmptyGroupNow(group: Group): Promise<void> {
   await withRepositoryWrite("group", group.id, (wiki) => deleteGroup(group, async () => (wiki ? removeRepository(wiki.storage, wiki.relativePath) : undefined)), {
     requireRepository: false,
   });
-}
-
-/** The job's delete of a group it has emptied; false if its wiki is in a move. */
-async function deleteEmptyGroup(groupId: number): Promise<boolean> {
-  const group = await findGroup(groupId);
-  if (!group) return true;
-  if (isMoving(group as RepositoryState)) return false;
-  try {
-    await deleteEmptyGroupNow(group);
-    return true;
-  } catch (err) {
-    return settled(err);
-  }
 }
 
 /**
@@ -137,13 +120,13 @@ export async function deleteMarkedGroup(groupId: number, deadline = Number.POSIT
   const tree = await subtreeOf(groupId);
   let waiting = 0;
   for (const projectId of tree.projects) {
-    if (Date.now() < deadline && (await deleteProjectUnlessMoving(projectId))) run.deletedProjects++;
+    if (Date.now() < deadline && (await deleteUnlessMoving(() => findProject(projectId), deleteProject))) run.deletedProjects++;
     else waiting++;
   }
   // Deepest groups first: a group is deleted once nothing is left under it.
   for (const id of [...tree.groups].reverse()) {
     if (Date.now() >= deadline || (await groupHasChildren(id))) continue;
-    if (await deleteEmptyGroup(id)) run.deletedGroups++;
+    if (await deleteUnlessMoving(() => findGroup(id), deleteEmptyGroupNow)) run.deletedGroups++;
   }
   const marker = pendingGroupDeletionKey(groupId);
   if ((await findGroup(groupId)) === undefined) await deleteItem(marker.pk, marker.sk);
