@@ -21,6 +21,8 @@ export const errorTrackingRoutes: RouteSpec[] = [
   ...ui("GET", ".json", "list-errors"),
   ...ui("GET", "/:issue_id/details.json", "error-details"),
   ...ui("GET", "/:issue_id/stack_trace.json", "stack-trace"),
+  ...ui("GET", "/:issue_id/events.json", "list-error-events"),
+  ...ui("GET", "/:issue_id/events/:event_id/details.json", "error-event"),
   // `:issue_id` takes the whole `123.json` segment: API Gateway parameters cannot share a segment.
   ...ui("PUT", "/:issue_id", "update-error"),
 ];

@@ -15,6 +15,8 @@ export const webRoutes: RouteSpec[] = [
   ...project("GET", "error_tracking", "error-list-page"),
   // HTML detail; `…/:issue_id/details.json` (errortracking) differs by its last literal segment.
   ...project("GET", "error_tracking/:issue_id/details", "error-detail-page"),
+  // HTML; its JSON (errortracking) is `…/events/:event_id/details.json`, one segment longer.
+  ...project("GET", "error_tracking/:issue_id/events/:event_id", "error-event-page"),
   ...project("GET", "error_tracking/projects.json", "projects-json"),
   ...project("GET", "settings/monitor", "settings-page"),
   ...project("PATCH", "settings/operations", "save-settings"),

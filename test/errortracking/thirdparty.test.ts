@@ -82,6 +82,38 @@ describe("third-party tracker backend against a second instance", () => {
   });
 });
 
+describe("events and filters through a third-party tracker", () => {
+  it("events.json and an event's details.json read the tracker's events; filters reach its query", async () => {
+    const { owner, project, ui } = await localProject();
+    await api("PATCH", `/${project.path_with_namespace}/-/settings/operations`, {
+      token: owner.token,
+      body: { enabled: true, integrated: false, api_host: tracker.base, token: tracker.token, project: { slug: "shop-api", name: "shop-api", organization_slug: "tracker_owner", organization_name: "Tracker Owner" } },
+    });
+    const theirs = (await call(tracker.base, "GET", `${tracker.ui}.json`, tracker.token)).body.errors;
+    const exception = theirs.find((e: { type: string }) => e.type === "error");
+    const e1 = await call(tracker.base, "GET", `${tracker.ui}/${exception.id}/events.json`, tracker.token);
+    const e2 = await api("GET", `${ui}/${exception.id}/events.json`, { token: owner.token });
+    expect(e2.status).toBe(200);
+    expect(e2.body.events.length).toBeGreaterThan(0);
+    expect(e2.body).toEqual(e1.body);
+    const eventId = e1.body.events[0].event_id;
+    const d1 = await call(tracker.base, "GET", `${tracker.ui}/${exception.id}/events/${eventId}/details.json`, tracker.token);
+    const d2 = await api("GET", `${ui}/${exception.id}/events/${eventId}/details.json`, { token: owner.token });
+    expect(d2.status).toBe(200);
+    expect(d2.body).toEqual(d1.body);
+    expect(d2.body.event.stack_trace_entries.length).toBeGreaterThan(0);
+    // The message issue's event is not the exception's.
+    const other = theirs.find((e: { type: string }) => e.type === "default");
+    const otherEvent = (await call(tracker.base, "GET", `${tracker.ui}/${other.id}/events.json`, tracker.token)).body.events[0].event_id;
+    expect((await api("GET", `${ui}/${exception.id}/events/${otherEvent}/details.json`, { token: owner.token })).status).toBe(404);
+    const release = d1.body.event.release as string | null;
+    const byRelease = await api("GET", `${ui}.json?environment=${encodeURIComponent(d1.body.event.environment ?? "production")}${release ? `&release=${encodeURIComponent(release)}` : ""}`, { token: owner.token });
+    expect(byRelease.body.errors.map((e: { id: string }) => e.id)).toContain(exception.id);
+    const none = await api("GET", `${ui}.json?release=${encodeURIComponent("no such release")}`, { token: owner.token });
+    expect(none.body.errors).toEqual([]);
+  });
+});
+
 describe("the offered tracker API (/api/0/)", () => {
   it("needs a token, lets read_api read but not write, and paginates with Link cursors", async () => {
     expect((await call(tracker.base, "GET", "/api/0/projects/")).status).toBe(401);

@@ -21,7 +21,8 @@ export const encodeCursor = (c: Cursor) => Buffer.from(JSON.stringify(c)).toStri
 
 const invalid = () => new ApiError(400, { message: "Bad Request: Invalid cursor" });
 
-export function decodeCursor(raw: string, sort: SortOrder, statusPk: string): Cursor {
+/** `rangePk`: the index partition being listed; `itemSk`: whether a sort key is one of its items'. */
+export function decodeCursor(raw: string, sort: SortOrder, rangePk: string, itemSk: (sk: string) => boolean = (sk) => sk === "ERROR"): Cursor {
   let c: Cursor;
   try {
     c = JSON.parse(Buffer.from(raw, "base64url").toString("utf8")) as Cursor;
@@ -36,7 +37,7 @@ export function decodeCursor(raw: string, sort: SortOrder, statusPk: string): Cu
   const index = sort === "first_seen" ? "gsi2" : "gsi1";
   const k = c.k ?? {};
   const fields = ["pk", "sk", `${index}pk`, `${index}sk`];
-  if (Object.keys(k).length !== 4 || !fields.every((f) => typeof k[f] === "string") || k[`${index}pk`] !== statusPk) throw invalid();
-  if (!String(k.pk).startsWith("ETERR#") || k.sk !== "ERROR") throw invalid();
+  if (Object.keys(k).length !== 4 || !fields.every((f) => typeof k[f] === "string") || k[`${index}pk`] !== rangePk) throw invalid();
+  if (!String(k.pk).startsWith("ETERR#") || !itemSk(String(k.sk))) throw invalid();
   return { s: sort, d: c.d, k };
 }

@@ -52,7 +52,11 @@ export async function latestEvent(projectId: number, errorId: number): Promise<S
     Limit: 1,
   });
   const item = out.Items?.[0];
-  if (!item) return undefined;
+  return item ? storedEvent(item) : undefined;
+}
+
+/** An event item as stored (`record-event.ts`), its payload decompressed. */
+export function storedEvent(item: Record<string, any>): StoredEvent {
   const payload = JSON.parse(gunzipSync(item.payloadGz as Uint8Array).toString("utf8")) as Record<string, unknown>;
   return { eventId: item.eventId, errorId: item.errorId, occurredAt: item.occurredAt, receivedAt: item.receivedAt, payload };
 }

@@ -5,7 +5,9 @@
  *   1. Put the event item, `attribute_not_exists(pk)` — it is the idempotency marker (by event id);
  *   2. Update the error: ADD `eventsCount` (and `userCount` for a new user), move its times;
  *   3. for an identified user: Put `USER#<hash>` with `attribute_not_exists` when new, else refresh it;
- *   4. ADD 1 to the error's counter of the event's hour (`HOUR#…`, the `frequency` graph).
+ *   4. ADD 1 to the error's counter of the event's hour (`HOUR#…`, the `frequency` graph);
+ *   5. ADD 1 to the error's counter of each of the event's tag values (`TAG#…`, `tags.ts`), which also
+ *      file the error under the event's release and environment for the list's filters.
  * Nothing is written outside the transaction, so a crash anywhere leaves either all or nothing.
  *
  * First/last seen are max/min, which an update expression cannot compute. The common case (events in
@@ -18,6 +20,7 @@ import { getItem, type TransactItem } from "../../platform/db/table.js";
 import type { IngestMessage } from "./contracts.js";
 import type { ParsedEvent } from "./event.js";
 import { dayBucket, errorKey, hourKey, hourOf, errorsByStatusPk, eventKey, eventsOfErrorPk, expireAtFor, firstSeenSk, keyHash, lastSeenSk, userKey } from "./keys.js";
+import { eventTags, tagUpdates } from "./tags.js";
 import { transactUntilSettled } from "./tx.js";
 
 export type RecordResult = "recorded" | "duplicate";
@@ -118,6 +121,7 @@ export async function recordEvent(msg: IngestMessage, e: ParsedEvent, receivedAt
   // Known users are the common case: one read avoids a transaction that would fail on the marker.
   let newUser = user ? !(await getItem(user.pk, user.sk)) : false;
   let known: Bounds | undefined;
+  const tags = eventTags(msg.payload, e);
   return transactUntilSettled<RecordResult>({
     build: () => {
       const items = [eventPut(msg, e, receivedAt), errorUpdate(pid, e, receivedAt, newUser, known)];
@@ -132,6 +136,8 @@ export async function recordEvent(msg: IngestMessage, e: ParsedEvent, receivedAt
           ExpressionAttributeValues: { ":x": expireAtFor(receivedAt), ":one": 1 },
         },
       });
+      // The fast path's condition proves the event is the error's newest; a known older bound disproves it.
+      items.push(...tagUpdates(pid, e.errorId, tags, e.occurredAt, receivedAt, !known || e.occurredAt >= known.lastSeen));
       return items;
     },
     onSuccess: () => "recorded",

@@ -22,6 +22,7 @@ import { docDelete, docGet, docPut, docQuery } from "../../platform/db/document.
 import { resources } from "../../platform/resources.js";
 import { GSI2, isConditionFailure, writeBatch } from "../../platform/db/table.js";
 import { mapConcurrently } from "../../platform/concurrency.js";
+import { TAG_PREFIX } from "./tags.js";
 import { dayBucketPk, dayOf, errorKey, HOUR_PREFIX, RETENTION_DAYS, retentionCursorKey } from "./keys.js";
 
 export const LOOKBACK_DAYS = 30;
@@ -51,12 +52,12 @@ async function conditionalDelete(key: Key, condition: string, values: Record<str
   }
 }
 
-/** Deletes the error unless it got an event since the cutoff; then the user markers and hour counters it left. */
+/** Deletes the error unless it got an event since the cutoff; then the user markers, hour counters and tag counts it left. */
 async function purgeError(projectId: number, errorId: number, cutoff: string, nowSec: number): Promise<boolean> {
   const key = errorKey(projectId, errorId);
   const outcome = await conditionalDelete(key, "attribute_not_exists(pk) OR lastReceived < :c", { ":c": cutoff });
   if (outcome === "kept") return false;
-  for (const prefix of ["USER#", HOUR_PREFIX]) {
+  for (const prefix of ["USER#", HOUR_PREFIX, TAG_PREFIX]) {
     let startKey: Record<string, unknown> | undefined;
     do {
       const out = await docQuery({ TableName: table(), KeyConditionExpression: "pk = :pk AND begins_with(sk, :u)", ExpressionAttributeValues: { ":pk": key.pk, ":u": prefix }, ExclusiveStartKey: startKey, ProjectionExpression: "pk, sk" });

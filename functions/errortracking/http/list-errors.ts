@@ -28,6 +28,9 @@ export const endpoint = defineEndpoint(
       sort: z.optional(z.string()),
       cursor: z.optional(z.string().check(z.maxLength(2000))),
       issue_status: z.optional(z.string()),
+      // Not in GitLab's UI: only errors seen with this release / environment.
+      release: z.optional(z.string().check(z.maxLength(200))),
+      environment: z.optional(z.string().check(z.maxLength(200))),
     }),
   },
   async ({ c, principal, params, query }) => {
@@ -36,16 +39,15 @@ export const endpoint = defineEndpoint(
     if (!STATUSES.includes(status)) throw new ApiError(400, { message: "Bad Request: Invalid issue_status" });
     const sort = (query.sort || "last_seen") as SortOrder;
     if (!SORTS.includes(sort)) throw new ApiError(400, { message: "Bad Request: Invalid value for sort param" });
-    if (tracker) return thirdParty.listErrors(tracker, { status, sort, cursor: query.cursor || undefined, searchTerm: query.search_term?.trim() || undefined });
-    const page = await listErrors({ projectId: project.id, status, sort, cursor: query.cursor || undefined, searchTerm: query.search_term?.trim() || undefined, limit: 20 });
+    const filters = { release: query.release?.trim() || undefined, environment: query.environment?.trim() || undefined };
+    const searchTerm = query.search_term?.trim() || undefined;
+    if (tracker) return thirdParty.listErrors(tracker, { status, sort, cursor: query.cursor || undefined, searchTerm, ...filters });
+    const page = await listErrors({ projectId: project.id, status, sort, cursor: query.cursor || undefined, searchTerm, ...filters, limit: 20 });
     // One bounded Query per error on the page (at most 20) for its hourly counts.
     const frequencies = await Promise.all(page.errors.map((e) => hourlyFrequency(project.id, e.errorId)));
     return {
       errors: page.errors.map((e, i) => errorEntity(c, project, e, frequencies[i]!)),
-      pagination: {
-        ...(page.next ? { next: { cursor: page.next } } : {}),
-        ...(page.previous ? { previous: { cursor: page.previous } } : {}),
-      },
+      pagination: thirdParty.gitlabPagination(page),
       external_url: sentryExternalUrl(setting),
     };
   },

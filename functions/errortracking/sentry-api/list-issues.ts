@@ -6,20 +6,26 @@ import { STATUSES, type ErrorStatus } from "../domain/keys.js";
 import { hourlyFrequency } from "../domain/frequency.js";
 import { listErrors, type SortOrder } from "../domain/read.js";
 import { detail, fullPathFromSlugs, trackedProject, trackerUser } from "./access.js";
-import { trackerIssue } from "./views.js";
+import { sentryLink, trackerIssue } from "./views.js";
 
 const SORTS: Record<string, SortOrder> = { date: "last_seen", new: "first_seen", freq: "frequency" };
 
-/** `is:<status> free text` → status (default unresolved) and search term. */
-export function parseQuery(query: string | undefined): { status: ErrorStatus; search?: string } {
+/**
+ * Sentry's search syntax, the part this service answers: `is:<status>`, `release:<v>`,
+ * `environment:<v>` (a value with spaces in double quotes) and free text (matched against title,
+ * message and culprit). Status defaults to unresolved.
+ */
+export function parseQuery(query: string | undefined): { status: ErrorStatus; search?: string; release?: string; environment?: string } {
   let status: ErrorStatus = "unresolved";
+  const out: { release?: string; environment?: string } = {};
   const words: string[] = [];
-  for (const w of (query ?? "").split(/\s+/).filter(Boolean)) {
-    const m = /^is:(\w+)$/.exec(w);
-    if (m && STATUSES.includes(m[1] as ErrorStatus)) status = m[1] as ErrorStatus;
-    else words.push(w);
+  for (const m of (query ?? "").matchAll(/(\w+):"([^"]*)"|(\S+)/g)) {
+    const [key, value] = m[1] !== undefined ? [m[1], m[2]!] : /^(\w+):(.+)$/.exec(m[3]!)?.slice(1) ?? [undefined, m[3]!];
+    if (key === "is" && STATUSES.includes(value as ErrorStatus)) status = value as ErrorStatus;
+    else if (key === "release" || key === "environment") out[key] = value;
+    else words.push(m[0]);
   }
-  return { status, search: words.join(" ") || undefined };
+  return { status, search: words.join(" ") || undefined, ...out };
 }
 
 /** `GET /api/0/projects/{org}/{proj}/issues/?query&sort&limit&cursor`, paginated by `Link` (Sentry's form). */
@@ -41,15 +47,9 @@ export const endpoint = defineEndpoint(
     const sort = SORTS[query.sort || "date"];
     if (!sort) throw detail(400, "Invalid sort");
     const limit = Math.min(100, Math.max(1, Number(query.limit) || 100));
-    const { status, search } = parseQuery(query.query);
-    const page = await listErrors({ projectId: project.id, status, sort, cursor: query.cursor || undefined, searchTerm: search?.toLowerCase(), limit });
-    const self = publicUrl(c);
-    const link = (rel: string, cursor: string | undefined) => {
-      const u = new URL(self);
-      u.searchParams.set("cursor", cursor ?? "");
-      return `<${u}>; rel="${rel}"; results="${cursor ? "true" : "false"}"; cursor="${cursor ?? ""}"`;
-    };
-    c.header("Link", `${link("previous", page.previous)}, ${link("next", page.next)}`);
+    const { status, search, release, environment } = parseQuery(query.query);
+    const page = await listErrors({ projectId: project.id, status, sort, cursor: query.cursor || undefined, searchTerm: search?.toLowerCase(), release, environment, limit });
+    c.header("Link", sentryLink(publicUrl(c), page));
     // One bounded Query per issue on the page for its hourly counts.
     const frequencies = await Promise.all(page.errors.map((e) => hourlyFrequency(project.id, e.errorId)));
     return page.errors.map((e, i) => trackerIssue(c, project, e, frequencies[i]!));

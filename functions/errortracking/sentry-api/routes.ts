@@ -20,4 +20,7 @@ export const sentryApiRoutes: RouteSpec[] = [
   r("GET", "/api/0/issues/:issue_id", "get-issue"),
   r("PUT", "/api/0/issues/:issue_id", "update-issue"),
   r("GET", "/api/0/issues/:issue_id/events/latest", "latest-event"),
+  r("GET", "/api/0/issues/:issue_id/events", "list-issue-events"),
+  r("GET", "/api/0/issues/:issue_id/tags", "list-issue-tags"),
+  r("GET", "/api/0/projects/:org/:proj/events/:event_id", "get-project-event"),
 ];

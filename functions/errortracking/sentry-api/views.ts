@@ -22,6 +22,16 @@ export function trackerProject(p: Project) {
   };
 }
 
+/** Sentry's pagination header: both relations always present, `results` says whether the page exists. */
+export function sentryLink(self: string | URL, page: { previous?: string; next?: string }): string {
+  const link = (rel: string, cursor: string | undefined) => {
+    const u = new URL(self);
+    u.searchParams.set("cursor", cursor ?? "");
+    return `<${u}>; rel="${rel}"; results="${cursor ? "true" : "false"}"; cursor="${cursor ?? ""}"`;
+  };
+  return `${link("previous", page.previous)}, ${link("next", page.next)}`;
+}
+
 const release = (v: string | undefined) => (v ? { version: v, shortVersion: v, lastCommit: null } : null);
 
 /** Sentry's issue; `stats["24h"]` is the error's events per hour over the last 24 hours. */
@@ -80,25 +90,106 @@ function messageEntry(p: Obj) {
   return { type: "message", data: { formatted: text, message: template ?? null, params: Array.isArray(logentry?.params) ? logentry.params : null } };
 }
 
+const text = (v: unknown) => (typeof v === "string" ? v : typeof v === "number" ? String(v) : null);
+const objectOf = (v: unknown): Obj | undefined => (v && typeof v === "object" && !Array.isArray(v) ? (v as Obj) : undefined);
+
+/** Sentry writes key/value collections (headers, query, cookies) as `[[key, value], …]`. */
+function pairsOf(v: unknown): Array<[string, string]> {
+  if (Array.isArray(v)) return v.filter((p): p is unknown[] => Array.isArray(p) && p.length >= 2).map((p) => [String(p[0]), String(p[1])]);
+  if (typeof v === "string") return [...new URLSearchParams(v.replace(/^\?/, ""))];
+  const o = objectOf(v);
+  return o ? Object.entries(o).map(([k, x]) => [k, typeof x === "string" ? x : JSON.stringify(x)]) : [];
+}
+
+/** Sentry's ISO breadcrumb time from the SDK's unix seconds or ISO string. */
+function isoTime(v: unknown): string | null {
+  if (typeof v === "number" && Number.isFinite(v)) return new Date(v * 1000).toISOString();
+  if (typeof v === "string") return Number.isFinite(Date.parse(v)) ? new Date(Date.parse(v)).toISOString() : /^\d+(\.\d+)?$/.test(v) ? new Date(Number(v) * 1000).toISOString() : null;
+  return null;
+}
+
+function breadcrumbsEntry(p: Obj) {
+  const raw = Array.isArray(p.breadcrumbs) ? p.breadcrumbs : objectOf(p.breadcrumbs)?.values;
+  const values = (Array.isArray(raw) ? raw : []).map(objectOf).filter((b): b is Obj => !!b);
+  if (!values.length) return undefined;
+  return {
+    type: "breadcrumbs",
+    data: { values: values.map((b) => ({ type: text(b.type) ?? "default", category: text(b.category), level: text(b.level) ?? "info", message: text(b.message), timestamp: isoTime(b.timestamp), data: objectOf(b.data) ?? null, event_id: null })) },
+  };
+}
+
+function requestEntry(p: Obj) {
+  const r = objectOf(p.request);
+  if (!r) return undefined;
+  const body = r.data;
+  return {
+    type: "request",
+    data: {
+      url: text(r.url),
+      method: text(r.method),
+      query: pairsOf(r.query_string),
+      fragment: text(r.fragment),
+      data: body === undefined ? null : body,
+      headers: pairsOf(r.headers),
+      cookies: pairsOf(r.cookies),
+      env: objectOf(r.env) ?? null,
+      inferredContentType: null,
+    },
+  };
+}
+
+function userOf(p: Obj) {
+  const u = objectOf(p.user);
+  if (!u) return null;
+  return { id: text(u.id), email: text(u.email), username: text(u.username), ip_address: text(u.ip_address), name: text(u.name), data: objectOf(u.data) ?? null };
+}
+
+/** Only the contexts that are objects, each with Sentry's `type` (its key when the SDK left it out). */
+function contextsOf(p: Obj): Record<string, Obj> {
+  const out: Record<string, Obj> = {};
+  for (const [name, value] of Object.entries(objectOf(p.contexts) ?? {})) {
+    const ctx = objectOf(value);
+    if (ctx) out[name] = { type: name, ...ctx };
+  }
+  return out;
+}
+
+/** A full event as Sentry's API answers it (`/events/latest/`, `/events/{id}/`, `?full=true` lists). */
 export function trackerEvent(e: ErrorItem, ev: StoredEvent) {
   const p = ev.payload;
   const exceptions = exceptionValues(p);
   const message = messageEntry(p);
+  const extra = [breadcrumbsEntry(p), requestEntry(p)].filter((x) => !!x);
+  const sdk = objectOf(p.sdk);
   return {
     id: ev.eventId,
     eventID: ev.eventId,
     groupID: String(e.errorId),
+    projectID: String(e.projectId),
     dateCreated: ev.occurredAt,
     dateReceived: ev.receivedAt,
     title: titleOf(e),
+    message: message?.data.formatted ?? "",
+    culprit: text(p.transaction) ?? e.actor,
+    location: text(p.transaction) ?? null,
+    type: e.type,
     platform: typeof p.platform === "string" ? p.platform : null,
     tags: tagsOf(p),
+    user: userOf(p),
+    contexts: contextsOf(p),
+    context: objectOf(p.extra) ?? {},
+    sdk: sdk ? { name: text(sdk.name), version: text(sdk.version) } : null,
+    release: release(text(p.release) ?? undefined),
+    dist: text(p.dist),
+    fingerprints: [] as string[],
+    errors: [] as unknown[],
     // Sentry lists only the interfaces an event has: a message event has a message entry.
     entries: [
       ...(exceptions.length
         ? [{ type: "exception", data: { values: exceptions.map((v) => ({ type: v.type ?? null, value: v.value ?? null, stacktrace: framesOf(v).length ? { frames: framesOf(v).map(apiFrame) } : null })) } }]
         : []),
       ...(message ? [message] : []),
+      ...extra,
     ],
   };
 }

@@ -8,7 +8,8 @@ import type { ErrorTrackingSetting } from "../domain/contracts.js";
 import { sentryExternalUrl } from "../domain/settings.js";
 import { TrackerError } from "./client.js";
 import { decryptSecret } from "./secret.js";
-import { getIssue, hostOf, latestEvent, listIssues, slugsOf, updateIssue } from "./sentry.js";
+import { getIssue, getProjectEvent, hostOf, latestEvent, listIssueEvents, listIssues, slugsOf, updateIssue } from "./sentry.js";
+import { eventDetail, eventSummary } from "../http/event-views.js";
 import { detailedEntity, errorEntity, eventExtras, stackTraceEntries } from "./mapping.js";
 
 export interface TrackerConnection {
@@ -40,15 +41,18 @@ function ensureOwn(conn: TrackerConnection, issue: Record<string, any>) {
   if (slug && issue.project?.slug !== slug) throw new ApiError(404, { message: "404 Error Not Found" });
 }
 
-export function listErrors(conn: TrackerConnection, q: { status: string; sort: string; searchTerm?: string; cursor?: string; limit?: number }) {
+/** GitLab's `pagination`: a relation only when that page exists. */
+export const gitlabPagination = (p: { next?: string; previous?: string }) => ({
+  ...(p.next ? { next: { cursor: p.next } } : {}),
+  ...(p.previous ? { previous: { cursor: p.previous } } : {}),
+});
+
+export function listErrors(conn: TrackerConnection, q: { status: string; sort: string; searchTerm?: string; cursor?: string; limit?: number; release?: string; environment?: string }) {
   return guarded(async () => {
-    const page = await listIssues(conn.apiUrl, conn.token, { status: q.status, search: q.searchTerm, sort: q.sort, cursor: q.cursor, limit: q.limit ?? 20 });
+    const page = await listIssues(conn.apiUrl, conn.token, { status: q.status, search: q.searchTerm, sort: q.sort, cursor: q.cursor, limit: q.limit ?? 20, release: q.release, environment: q.environment });
     return {
       errors: page.issues.map(errorEntity),
-      pagination: {
-        ...(page.pagination.next ? { next: { cursor: page.pagination.next } } : {}),
-        ...(page.pagination.previous ? { previous: { cursor: page.pagination.previous } } : {}),
-      },
+      pagination: gitlabPagination(page.pagination),
       external_url: conn.externalUrl,
     };
   });
@@ -68,6 +72,27 @@ export function stackTrace(conn: TrackerConnection, issueId: number | string) {
     ensureOwn(conn, await getIssue(host, conn.token, String(issueId)));
     const event = await latestEvent(host, conn.token, String(issueId));
     return { error: { issue_id: String(event.groupID ?? issueId), date_received: event.dateReceived, stack_trace_entries: stackTraceEntries(event), ...eventExtras(event) } };
+  });
+}
+
+export function errorEvents(conn: TrackerConnection, issueId: number | string, cursor?: string) {
+  return guarded(async () => {
+    const host = hostOf(conn.apiUrl);
+    ensureOwn(conn, await getIssue(host, conn.token, String(issueId)));
+    const page = await listIssueEvents(host, conn.token, String(issueId), cursor);
+    return {
+      events: page.events.map(eventSummary),
+      pagination: gitlabPagination(page.pagination),
+    };
+  });
+}
+
+export function errorEvent(conn: TrackerConnection, issueId: number | string, eventId: string) {
+  return guarded(async () => {
+    const event = await getProjectEvent(conn.apiUrl, conn.token, eventId);
+    // An event of another issue (or of another project of the tracker) is not this error's.
+    if (String(event.groupID ?? "") !== String(issueId)) throw new ApiError(404, { message: "404 Event Not Found" });
+    return { event: eventDetail(event) };
   });
 }
 

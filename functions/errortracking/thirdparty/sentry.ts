@@ -53,9 +53,13 @@ export async function listProjects(host: string, token: string): Promise<Tracker
 const SORTS: Record<string, string | undefined> = { last_seen: undefined, first_seen: "new", frequency: "freq" };
 const ISSUE_KEYS = ["id", "title", "culprit", "count", "userCount", "firstSeen", "lastSeen", "status", "project"];
 
-export async function listIssues(apiUrl: string, token: string, q: { status: string; search?: string; sort: string; cursor?: string; limit: number }) {
+/** `release:"…"` in Sentry's search syntax (quoted: values may hold spaces). */
+const term = (key: string, value: string | undefined) => (value === undefined ? "" : ` ${key}:"${value.replace(/"/g, "")}"`);
+
+export async function listIssues(apiUrl: string, token: string, q: { status: string; search?: string; sort: string; cursor?: string; limit: number; release?: string; environment?: string }) {
   if (!(q.sort in SORTS)) throw new TrackerError("Invalid value for sort param", "status", 400);
-  const params = new URLSearchParams({ query: `is:${q.status} ${q.search ?? ""}`.trim(), limit: String(q.limit) });
+  const query = `is:${q.status}${term("release", q.release)}${term("environment", q.environment)} ${q.search ?? ""}`.trim();
+  const params = new URLSearchParams({ query, limit: String(q.limit) });
   if (SORTS[q.sort]) params.set("sort", SORTS[q.sort]!);
   if (q.cursor) params.set("cursor", q.cursor);
   const { body, headers } = await trackerRequest<Obj[]>("GET", `${apiUrl.replace(/\/*$/, "/")}issues/?${params}`, token);
@@ -69,6 +73,22 @@ export async function getIssue(host: string, token: string, id: string): Promise
 
 export async function latestEvent(host: string, token: string, id: string): Promise<Obj> {
   return need((await trackerRequest<Obj>("GET", `${host}/api/0/issues/${encodeURIComponent(id)}/events/latest/`, token)).body, ["dateReceived", "entries"]);
+}
+
+const EVENT_KEYS = ["dateReceived", "entries"];
+
+/** `GET /api/0/issues/{id}/events/?full=true`: the issue's events, newest first, with Sentry's cursors. */
+export async function listIssueEvents(host: string, token: string, id: string, cursor?: string) {
+  const params = new URLSearchParams({ full: "true" });
+  if (cursor) params.set("cursor", cursor);
+  const { body, headers } = await trackerRequest<Obj[]>("GET", `${host}/api/0/issues/${encodeURIComponent(id)}/events/?${params}`, token);
+  if (!Array.isArray(body)) throw new TrackerError("Sentry API response is missing keys", "keys");
+  return { events: body.map((e) => need(e, EVENT_KEYS)), pagination: parseLink(headers.get("link")) };
+}
+
+/** `GET /api/0/projects/{org}/{proj}/events/{event_id}/` on the project the `api_url` names. */
+export async function getProjectEvent(apiUrl: string, token: string, eventId: string): Promise<Obj> {
+  return need((await trackerRequest<Obj>("GET", `${apiUrl.replace(/\/*$/, "/")}events/${encodeURIComponent(eventId)}/`, token)).body, EVENT_KEYS);
 }
 
 export async function updateIssue(host: string, token: string, id: string, status: string): Promise<Obj> {

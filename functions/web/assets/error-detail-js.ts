@@ -1,9 +1,11 @@
 /**
  * One error: counters and latest-event tags from details.json / stack_trace.json, the stack trace
- * (most recent call first, in-app frames emphasised and open), and the status actions.
+ * (most recent call first, in-app frames emphasised and open), its events, and the status actions.
  */
 export const ERROR_DETAIL_JS = String.raw`
-import { $, el, request, messageOf, show, announce, when, poller, decodeEntities } from "./common.js";
+import { $, el, request, messageOf, show, announce, when, poller } from "./common.js";
+import { frame } from "./frames.js";
+import { loadEvents } from "./error-events.js";
 
 const base = document.body.dataset.project + "/-/error_tracking";
 const id = document.body.dataset.issue;
@@ -11,21 +13,6 @@ let traceShown = "";
 
 function pairs(target, list) {
   target.replaceChildren(...list.filter(([, v]) => v !== null && v !== undefined && v !== "").flatMap(([k, v]) => [el("dt", {}, k), el("dd", {}, v)]));
-}
-
-/** Sentry's inApp when the JSON has it; else: not a runtime internal and not a dependency. */
-function inApp(f) {
-  if (typeof f.inApp === "boolean") return f.inApp;
-  const path = f.abs_path || f.filename || "";
-  return !!path && !/^node:|^internal\/|node_modules/.test(path);
-}
-
-function frame(f) {
-  const app = inApp(f);
-  const where = (f.filename || f.abs_path || "?") + (f.lineNo ? ":" + f.lineNo : "");
-  const lines = (f.context || []).map(([n, text]) => el("span", { class: "line" + (n === f.lineNo ? " hit" : "") }, el("span", { class: "ln" }, n), decodeEntities(String(text))));
-  const summary = el("summary", {}, (f.function ? f.function + " in " : "") + where, app ? el("span", { class: "badge" }, "in app") : null);
-  return el("details", { class: "frame" + (app ? " in-app" : ""), open: app && lines.length > 0 }, summary, lines.length ? el("pre", {}, lines) : el("p", { class: "muted" }, "No source context."));
 }
 
 function renderStatus(status) {
@@ -56,6 +43,7 @@ async function load() {
     traceShown = key;
     $("#trace").replaceChildren(...(frames.length ? frames.map(frame) : [el("p", { class: "muted" }, "No stack trace for this error.")]));
   }
+  await loadEvents();
   return d.poll;
 }
 

@@ -4,18 +4,21 @@ import { $, el, request, messageOf, show, announce, when, ago, poller } from "./
 
 const base = document.body.dataset.project + "/-/error_tracking";
 const params = new URLSearchParams(location.search);
-const state = { status: params.get("status") || "unresolved", search: params.get("search") || "", sort: params.get("sort") || "last_seen", cursor: params.get("cursor") || "" };
+const state = { status: params.get("status") || "unresolved", search: params.get("search") || "", release: params.get("release") || "", environment: params.get("environment") || "", sort: params.get("sort") || "last_seen", cursor: params.get("cursor") || "" };
 let pages = {};
 let lastCount = -1;
 
 $("#status").value = state.status;
 $("#search").value = state.search;
+$("#release").value = state.release;
+$("#environment").value = state.environment;
 $("#sort").value = state.sort;
 
 function syncUrl() {
   const q = new URLSearchParams();
   if (state.status !== "unresolved") q.set("status", state.status);
   if (state.search) q.set("search", state.search);
+  for (const k of ["release", "environment"]) if (state[k]) q.set(k, state[k]);
   if (state.sort !== "last_seen") q.set("sort", state.sort);
   if (state.cursor) q.set("cursor", state.cursor);
   history.replaceState(null, "", location.pathname + (q.toString() ? "?" + q : ""));
@@ -33,6 +36,7 @@ function row(e) {
 async function load() {
   const q = new URLSearchParams({ issue_status: state.status, sort: state.sort });
   if (state.search) q.set("search_term", state.search);
+  for (const k of ["release", "environment"]) if (state[k]) q.set(k, state[k]);
   if (state.cursor) q.set("cursor", state.cursor);
   const r = await request("GET", base + ".json?" + q);
   const rows = $("#rows");
@@ -57,7 +61,7 @@ function reload() { lastCount = -1; syncUrl(); poll.now(); }
 
 $("#filters").addEventListener("submit", (ev) => {
   ev.preventDefault();
-  Object.assign(state, { status: $("#status").value, search: $("#search").value.trim(), sort: $("#sort").value, cursor: "" });
+  Object.assign(state, { status: $("#status").value, search: $("#search").value.trim(), release: $("#release").value.trim(), environment: $("#environment").value.trim(), sort: $("#sort").value, cursor: "" });
   reload();
 });
 for (const id of ["#status", "#sort"]) $(id).addEventListener("change", () => $("#filters").requestSubmit());

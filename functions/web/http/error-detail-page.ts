@@ -37,7 +37,13 @@ ${actions}
 <p id="problem" class="flash error" role="alert" hidden></p>
 <section aria-labelledby="counters-h"><h2 id="counters-h" class="visually-hidden">Counters</h2><dl id="counters" class="counters"></dl></section>
 <section aria-labelledby="tags-h"><h2 id="tags-h">Latest event</h2><dl id="tags" class="tags"></dl></section>
-<section aria-labelledby="trace-h"><h2 id="trace-h">Stack trace</h2><p class="muted">Most recent call first; frames of your application are emphasised.</p><div id="trace"></div></section>`,
+<section aria-labelledby="trace-h"><h2 id="trace-h">Stack trace</h2><p class="muted">Most recent call first; frames of your application are emphasised.</p><div id="trace"></div></section>
+<section aria-labelledby="events-h"><h2 id="events-h">Events</h2>
+<p id="events-problem" class="flash error" role="alert" hidden></p>
+<table class="errors"><caption class="visually-hidden">Events of this error, newest first</caption>
+<thead><tr><th scope="col">When</th><th scope="col">Title</th><th scope="col">Release</th><th scope="col">Environment</th><th scope="col">User</th><th scope="col">Event</th></tr></thead>
+<tbody id="event-rows"><tr><td colspan="6" class="muted">Loading…</td></tr></tbody></table>
+<nav class="pager" aria-label="Events pagination"><button type="button" id="events-newer" disabled>‹ Newer</button> <button type="button" id="events-older" disabled>Older ›</button></nav></section>`,
       }),
     );
   },

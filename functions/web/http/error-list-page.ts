@@ -27,6 +27,10 @@ export const endpoint = defineEndpoint({ summary: "Error list page", access: "pu
   <select id="status" name="status">${option("unresolved", "Unresolved")}${option("resolved", "Resolved")}${option("ignored", "Ignored")}</select>
   <label for="search">Search</label>
   <input id="search" name="search" type="search" maxlength="200" placeholder="Title, message or culprit">
+  <label for="release">Release</label>
+  <input id="release" name="release" type="text" maxlength="200" placeholder="Any">
+  <label for="environment">Environment</label>
+  <input id="environment" name="environment" type="text" maxlength="200" placeholder="Any">
   <label for="sort">Sort by</label>
   <select id="sort" name="sort">${option("last_seen", "Last seen")}${option("first_seen", "First seen")}${option("frequency", "Frequency")}</select>
   <button type="submit">Apply</button>

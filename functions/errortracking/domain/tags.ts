@@ -1,0 +1,143 @@
+/**
+ * Tags of an error's events, counted per value (Sentry's issue tags: "browser: Chrome 120 — 62%"),
+ * and the release and environment filters of the error list, which read the same counters.
+ *
+ * An event's tags are Sentry's: what the SDK set (`tags`), the event's own `level`, `environment`,
+ * `release`, `server_name`, `transaction`, request `url` and `user`, and those Sentry derives from
+ * contexts (`runtime`, `os`, `browser`, `device`, with their `.name`) and from the exception's
+ * mechanism (`handled`, `mechanism`). At most MAX_TAGS_PER_EVENT per event (the built-in ones first),
+ * keys and values within Sentry's limits (32 and 200 characters); the rest is not counted.
+ *
+ * Each value is one item in the error's partition, `TAG#<key>#<value>`, updated in the event's
+ * transaction (`record-event.ts`), so a redelivered event can never count twice. The release and
+ * environment values are also filed in the filter indexes: gsi1 `ETERRF#<pid>#<key>#<value>` ordered
+ * by when the error was last seen with that value, gsi2 by when it was first seen with it.
+ */
+import type { TransactItem } from "../../platform/db/table.js";
+import { docQuery } from "../../platform/db/document.js";
+import { resources } from "../../platform/resources.js";
+import type { ParsedEvent } from "./event.js";
+import { errorKey, expireAtFor, firstSeenSk, lastSeenSk } from "./keys.js";
+
+type Obj = Record<string, unknown>;
+
+export const TAG_PREFIX = "TAG#";
+export const MAX_TAGS_PER_EVENT = 16;
+const MAX_KEY = 32;
+const MAX_VALUE = 200;
+/** Sentry's tag key charset. */
+const KEY_RE = /^[a-zA-Z0-9_.:-]+$/;
+
+export type FilterKey = "release" | "environment";
+export const FILTER_KEYS: readonly FilterKey[] = ["release", "environment"];
+
+export const tagKey = (projectId: number, errorId: number, key: string, value: string) => ({ pk: errorKey(projectId, errorId).pk, sk: `${TAG_PREFIX}${key}#${value}` });
+/** The errors of a project seen with one release or environment (gsi1 by last seen, gsi2 by first seen). */
+export const filterPk = (projectId: number, key: FilterKey, value: string) => `ETERRF#${projectId}#${key}#${value}`;
+
+const obj = (v: unknown): Obj | undefined => (v && typeof v === "object" && !Array.isArray(v) ? (v as Obj) : undefined);
+const text = (v: unknown): string | undefined => (typeof v === "string" && v.trim() !== "" ? v.trim() : typeof v === "number" || typeof v === "boolean" ? String(v) : undefined);
+const joined = (...parts: unknown[]) => parts.map(text).filter(Boolean).join(" ") || undefined;
+
+/** Sentry's tags of one event, in the order they are kept when there are too many. */
+export function eventTags(payload: Obj, e: Pick<ParsedEvent, "level" | "environment" | "release" | "user">): Array<[string, string]> {
+  const contexts = obj(payload.contexts) ?? {};
+  const ctx = (name: string) => obj(contexts[name]);
+  const exception = obj(payload.exception);
+  const values = Array.isArray(exception?.values) ? exception.values : Array.isArray(payload.exception) ? payload.exception : [];
+  const mechanism = obj(obj(values[values.length - 1])?.mechanism);
+  const builtIn: Array<[string, string | undefined]> = [
+    ["level", e.level ?? "error"],
+    ["environment", e.environment ?? undefined],
+    ["release", e.release ?? undefined],
+    ["handled", typeof mechanism?.handled === "boolean" ? (mechanism.handled ? "yes" : "no") : undefined],
+    ["mechanism", text(mechanism?.type)],
+    ["runtime", joined(ctx("runtime")?.name, ctx("runtime")?.version)],
+    ["runtime.name", text(ctx("runtime")?.name)],
+    ["os", joined(ctx("os")?.name, ctx("os")?.version)],
+    ["os.name", text(ctx("os")?.name)],
+    ["browser", joined(ctx("browser")?.name, ctx("browser")?.version)],
+    ["browser.name", text(ctx("browser")?.name)],
+    ["device", text(ctx("device")?.model) ?? text(ctx("device")?.family)],
+    ["server_name", text(payload.server_name)],
+    ["transaction", text(payload.transaction)],
+    ["url", text(obj(payload.request)?.url)],
+    ["user", e.user ?? undefined],
+  ];
+  const raw = payload.tags;
+  const sdkTags: Array<[string, unknown]> = Array.isArray(raw) ? raw.filter(Array.isArray).map((t) => [String(t[0]), t[1]]) : obj(raw) ? Object.entries(obj(raw)!) : [];
+  const out = new Map<string, string>();
+  for (const [key, value] of [...builtIn, ...sdkTags.map(([k, v]) => [k, text(v)] as [string, string | undefined])]) {
+    if (out.size >= MAX_TAGS_PER_EVENT) break;
+    if (value === undefined || out.has(key) || key.length > MAX_KEY || !KEY_RE.test(key)) continue;
+    out.set(key, value.replace(/\u0000/g, "").slice(0, MAX_VALUE));
+  }
+  return [...out];
+}
+
+/**
+ * The transaction items that count one event's tags. `newest` = the event is the error's newest
+ * (the error update's condition proved it): the filter indexes then move to its time; an older event
+ * only fills in values the error had not been seen with.
+ */
+export function tagUpdates(projectId: number, errorId: number, tags: Array<[string, string]>, occurredAt: string, receivedAt: string, newest: boolean): TransactItem[] {
+  return tags.map(([key, value]) => {
+    const filter = (FILTER_KEYS as readonly string[]).includes(key);
+    const set = ["tagKey = :k", "tagValue = :v", "expireAt = :x", "firstSeen = if_not_exists(firstSeen, :occ)", newest ? "lastSeen = :occ" : "lastSeen = if_not_exists(lastSeen, :occ)"];
+    const values: Record<string, unknown> = { ":k": key, ":v": value, ":x": expireAtFor(receivedAt), ":occ": occurredAt, ":one": 1 };
+    if (filter) {
+      const pk = filterPk(projectId, key as FilterKey, value);
+      set.push("gsi1pk = :fpk", "gsi2pk = :fpk", "gsi2sk = if_not_exists(gsi2sk, :fsk)", newest ? "gsi1sk = :lsk" : "gsi1sk = if_not_exists(gsi1sk, :lsk)", "errorId = :eid");
+      Object.assign(values, { ":fpk": pk, ":fsk": firstSeenSk(occurredAt, errorId), ":lsk": lastSeenSk(occurredAt, errorId), ":eid": errorId });
+    }
+    return { Update: { Key: tagKey(projectId, errorId, key, value), UpdateExpression: `SET ${set.join(", ")} ADD eventsCount :one`, ExpressionAttributeValues: values } };
+  });
+}
+
+export interface TagValueCount {
+  key: string;
+  value: string;
+  count: number;
+  firstSeen: string;
+  lastSeen: string;
+}
+
+/** At most this many tag values of one error are read (documented limit; the rarest go unseen beyond it). */
+export const TAG_READ_LIMIT = 2000;
+
+export async function tagValuesOf(projectId: number, errorId: number): Promise<TagValueCount[]> {
+  const out: TagValueCount[] = [];
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await docQuery({
+      TableName: resources.mainTable(),
+      KeyConditionExpression: "pk = :pk AND begins_with(sk, :t)",
+      // A value not seen for the retention period is past its expiry (DynamoDB's TTL lags).
+      FilterExpression: "attribute_not_exists(expireAt) OR expireAt > :now",
+      ExpressionAttributeValues: { ":pk": errorKey(projectId, errorId).pk, ":t": TAG_PREFIX, ":now": Math.floor(Date.now() / 1000) },
+      ProjectionExpression: "tagKey, tagValue, eventsCount, firstSeen, lastSeen",
+      Limit: TAG_READ_LIMIT - out.length,
+      ExclusiveStartKey: startKey,
+    });
+    for (const i of page.Items ?? []) out.push({ key: i.tagKey, value: i.tagValue, count: Number(i.eventsCount), firstSeen: i.firstSeen, lastSeen: i.lastSeen });
+    startKey = page.LastEvaluatedKey;
+  } while (startKey && out.length < TAG_READ_LIMIT);
+  return out;
+}
+
+/** Sentry's `GET /issues/{id}/tags/` shape: per key, the total and the most frequent values. */
+export function summarizeTags(values: TagValueCount[], top = 9) {
+  const byKey = new Map<string, TagValueCount[]>();
+  for (const v of values) byKey.set(v.key, [...(byKey.get(v.key) ?? []), v]);
+  return [...byKey]
+    .map(([key, list]) => ({
+      key,
+      name: key,
+      totalValues: list.reduce((n, v) => n + v.count, 0),
+      topValues: list
+        .sort((a, b) => b.count - a.count || b.lastSeen.localeCompare(a.lastSeen))
+        .slice(0, top)
+        .map((v) => ({ key, name: v.value, value: v.value, count: v.count, firstSeen: v.firstSeen, lastSeen: v.lastSeen })),
+    }))
+    .sort((a, b) => b.totalValues - a.totalValues || a.key.localeCompare(b.key));
+}
