@@ -4,7 +4,8 @@ import { baseUrl } from "../../platform/http/urls.js";
 import { fullPathOf, type Project } from "../../hosting/domain/projects.js";
 import type { ErrorItem, StoredEvent } from "../domain/errors.js";
 import type { Frequency } from "../domain/frequency.js";
-import { exceptionValues, framesOf, messageOf } from "../domain/event.js";
+import { exceptionValues, framesOf, messageOf, userIdentity } from "../domain/event.js";
+import { eventTags } from "../domain/tags.js";
 import { titleOf } from "../http/views.js";
 import { orgSlugOf } from "./access.js";
 
@@ -74,12 +75,11 @@ function apiFrame(f: Obj) {
   return { filename: s(f.filename), absPath: s(f.abs_path), function: s(f.function), module: s(f.module), lineNo, colNo: typeof f.colno === "number" ? f.colno : null, context, inApp: typeof f.in_app === "boolean" ? f.in_app : null };
 }
 
+/** The event's tags as Sentry shows them: the same set the issue's tag counters count (`domain/tags.ts`). */
 function tagsOf(p: Obj): Array<{ key: string; value: string }> {
-  const raw = p.tags;
-  const pairs: Array<[string, unknown]> = Array.isArray(raw) ? raw.filter(Array.isArray).map((t) => [String(t[0]), t[1]]) : raw && typeof raw === "object" ? Object.entries(raw) : [];
-  const tags = new Map(pairs.map(([k, v]) => [k, String(v)]));
-  for (const k of ["environment", "release", "level"]) if (typeof p[k] === "string" && !tags.has(k)) tags.set(k, p[k] as string);
-  return [...tags].map(([key, value]) => ({ key, value }));
+  const str = (v: unknown) => (typeof v === "string" && v.trim() !== "" ? v : null);
+  const tags = eventTags(p, { level: str(p.level), environment: str(p.environment), release: str(p.release), user: userIdentity(p) });
+  return tags.map(([key, value]) => ({ key, value }));
 }
 
 /** Sentry's `message` entry: the formatted text, its template and params when the SDK sent them. */

@@ -11,7 +11,8 @@ function pairs(target, list) {
   target.replaceChildren(...(rows.length ? rows.flatMap(([k, v]) => [el("dt", {}, k), el("dd", {}, typeof v === "string" ? v : JSON.stringify(v))]) : [el("dd", { class: "muted" }, "None.")]));
 }
 
-function section(id, show_) { const s = $(id); s.hidden = !show_; return s; }
+/** Shows the section only when the event has that interface; says whether it does. */
+function section(id, present) { $(id).hidden = !present; return present; }
 
 async function load() {
   const r = await request("GET", base + "/events/" + encodeURIComponent(eventId) + "/details.json");
