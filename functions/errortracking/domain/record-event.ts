@@ -5,7 +5,8 @@
  *   1. Put the event item, `attribute_not_exists(pk)` — it is the idempotency marker (by event id);
  *   2. Update the error: ADD `eventsCount` (and `userCount` for a new user), move its times;
  *   3. for an identified user: Put `USER#<hash>` with `attribute_not_exists` when new, else refresh it;
- *   4. ADD 1 to the error's counter of the event's hour (`HOUR#…`, the `frequency` graph).
+ *   4. ADD 1 to the error's counter of the event's hour (`HOUR#…`, the `frequency` graph);
+ *   5. ADD 1 to the error's counter of the event's day (`DAY#…`, the 30-day graph).
  * Nothing is written outside the transaction, so a crash anywhere leaves either all or nothing.
  *
  * First/last seen are max/min, which an update expression cannot compute. The common case (events in
@@ -17,7 +18,7 @@ import { gzipSync } from "node:zlib";
 import { getItem, type TransactItem } from "../../platform/db/table.js";
 import type { IngestMessage } from "./contracts.js";
 import type { ParsedEvent } from "./event.js";
-import { dayBucket, errorKey, hourKey, hourOf, errorsByStatusPk, eventKey, eventsOfErrorPk, expireAtFor, firstSeenSk, keyHash, lastSeenSk, userKey } from "./keys.js";
+import { dayBucket, dayCountKey, dayOf, errorKey, hourKey, hourOf, errorsByStatusPk, eventKey, eventsOfErrorPk, expireAtFor, firstSeenSk, keyHash, lastSeenSk, userKey } from "./keys.js";
 import { transactUntilSettled } from "./tx.js";
 
 export type RecordResult = "recorded" | "duplicate";
@@ -128,6 +129,14 @@ export async function recordEvent(msg: IngestMessage, e: ParsedEvent, receivedAt
       items.push({
         Update: {
           Key: hourKey(pid, e.errorId, hourOf(e.occurredAt)),
+          UpdateExpression: "SET expireAt = :x ADD eventsCount :one",
+          ExpressionAttributeValues: { ":x": expireAtFor(receivedAt), ":one": 1 },
+        },
+      });
+      // The 30-day graph's daily counter: after the hour's, also without a condition.
+      items.push({
+        Update: {
+          Key: dayCountKey(pid, e.errorId, dayOf(e.occurredAt)),
           UpdateExpression: "SET expireAt = :x ADD eventsCount :one",
           ExpressionAttributeValues: { ":x": expireAtFor(receivedAt), ":one": 1 },
         },
