@@ -1,5 +1,6 @@
 /** Every asset `/-/assets/<name>` serves, as TypeScript string constants (bundled with the Lambda). */
 import { APP_CSS } from "./app-css.js";
+import { BAR_CHART_JS } from "./bar-chart-js.js";
 import { COMMON_JS } from "./common-js.js";
 import { ERROR_LIST_JS } from "./error-list-js.js";
 import { ERROR_DETAIL_JS } from "./error-detail-js.js";
@@ -13,4 +14,5 @@ export const ASSETS: Record<string, { body: string; type: string }> = {
   "error-list.js": js(ERROR_LIST_JS),
   "error-detail.js": js(ERROR_DETAIL_JS),
   "settings.js": js(SETTINGS_JS),
+  "bar-chart.js": js(BAR_CHART_JS),
 };
