@@ -71,6 +71,14 @@ describe("bar chart renderer", () => {
     expect(listed(daily).at(-1)).toEqual(["Nov 26, 2026", 1, 1]);
   });
 
+  it("labels hours in the reader's time zone and days, which are UTC buckets, in UTC", () => {
+    const hourly = barChart(hours([1, ...Array(23).fill(0)]), { id: "h", unit: "hour", timeZone: "America/New_York" });
+    expect(texts(hourly).slice(2)).toEqual(["00:00", "06:00", "12:00", "18:00"]); // 05:00 UTC is midnight in New York
+    const daily = barChart(days([...Array(29).fill(0), 1]), { id: "d", unit: "day", timeZone: "America/New_York" });
+    expect(texts(daily).at(-1)).toBe("Nov 26");
+    expect(daily).toContain("the busiest day was Nov 26, 2026");
+  });
+
   it("with no events: flat bars, a 'No events' label and a summary saying 0; with no buckets: says so", () => {
     const out = barChart(hours(Array(24).fill(0)), { id: "z", unit: "hour", size: "large", timeZone: "UTC" });
     expect(bars(out).map((b) => b.height)).toEqual(Array(24).fill(0));

@@ -24,8 +24,8 @@ const SIZES = {
 /**
  * buckets: [[unix seconds of the bucket's start, events], ...], oldest first.
  * opts: id (unique in the page, for the ARIA references), unit ("hour" | "day"), size ("small" |
- * "large"), title (the accessible name; a default names the period), timeZone (for the labels;
- * the browser's own when omitted).
+ * "large"), title (the accessible name; a default names the period), timeZone (for the hours'
+ * labels; the browser's own when omitted; days are labelled in UTC, their buckets' zone).
  */
 export function barChart(buckets, opts) {
   const o = Object.assign({ id: "chart", unit: "hour", size: "large" }, opts);
@@ -35,7 +35,8 @@ export function barChart(buckets, opts) {
   const list = (Array.isArray(buckets) ? buckets : []).map(([t, n]) => [Number(t), Math.max(0, Number(n) || 0)]);
   const period = hourly ? "last " + plural(list.length, "hour") : "last " + plural(list.length, "day");
   const title = o.title || "Events per " + o.unit + ", " + period;
-  const zone = o.timeZone ? { timeZone: o.timeZone } : {};
+  // A day bucket is a UTC day: labelled in UTC, or it would carry the previous date west of Greenwich.
+  const zone = !hourly ? { timeZone: "UTC" } : o.timeZone ? { timeZone: o.timeZone } : {};
   const axisFmt = new Intl.DateTimeFormat("en", hourly ? { hour: "2-digit", minute: "2-digit", hourCycle: "h23", ...zone } : { month: "short", day: "numeric", ...zone });
   const fullFmt = new Intl.DateTimeFormat("en", hourly ? { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", hourCycle: "h23", ...zone } : { month: "short", day: "numeric", year: "numeric", ...zone });
   const axis = (t) => axisFmt.format(new Date(t * 1000));
