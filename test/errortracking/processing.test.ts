@@ -135,4 +135,28 @@ describe("error tracking consumer", () => {
     const details = await api("GET", `${ui}/${error!.id}/details.json`, { token: owner.token });
     expectHourlyCounts(details.body.error.frequency, times.slice(0, 5));
   });
+
+  it("fills frequency_30d with the events of each of the last 30 days, each counted once under 3× redelivery", async () => {
+    const { owner, project, ui } = await trackedProject();
+    const now = Date.now();
+    const DAY = 86_400_000;
+    // Today twice, 2 days ago three times, 29 days ago once (the oldest day shown), 31 days ago once (not shown).
+    const times = [now - 60_000, now - 120_000, now - 2 * DAY, now - 2 * DAY + 1000, now - 2 * DAY + 2000, now - 29 * DAY, now - 31 * DAY];
+    const messages = times.map((t) => message(project.id, exceptionEvent({ type: "DailyError", timestamp: t / 1000 })));
+    // Three deliveries of every message, shuffled, the first two in one batch.
+    expect(await deliver(shuffle([...messages, ...messages]))).toEqual([]);
+    expect(await deliver(shuffle(messages))).toEqual([]);
+    const [error] = (await listErrors(owner.token, ui)).errors;
+    expect(error).toMatchObject({ count: 7 });
+    const daily = (await api("GET", `${ui}/${error!.id}/details.json`, { token: owner.token })).body.error.frequency_30d as Array<[number, number]>;
+    const dayStart = (ms: number) => Math.floor(ms / DAY) * 86_400;
+    expect(daily).toHaveLength(30);
+    expect(daily.map(([t]) => t)).toEqual(Array.from({ length: 30 }, (_, i) => dayStart(now) - (29 - i) * 86_400));
+    const expected = new Map<number, number>();
+    for (const t of times.slice(0, 6)) expected.set(dayStart(t), (expected.get(dayStart(t)) ?? 0) + 1);
+    expect(daily).toEqual(daily.map(([t]) => [t, expected.get(t) ?? 0]));
+    expect(daily.reduce((sum, [, n]) => sum + n, 0)).toBe(6);
+    // GitLab's fields are unchanged beside it.
+    expectHourlyCounts((await api("GET", `${ui}/${error!.id}/details.json`, { token: owner.token })).body.error.frequency, times.slice(0, 2));
+  });
 });

@@ -1,13 +1,13 @@
 /**
  * 90-day retention at its boundary: an item received 90 days minus a minute ago stays, one received
- * 90 days plus a minute ago goes (with its error, users and session data); a second run removes
+ * 90 days plus a minute ago goes (with its error, users, hourly and daily counters and session data); a second run removes
  * nothing; a run stopped by its deadline is finished by the next one.
  */
 import { describe, it, expect } from "vitest";
 import { deleteItem, getItem } from "../../functions/platform/db/table.js";
 import { runRetention } from "../../functions/errortracking/domain/retention.js";
 import { getError, releaseHealth } from "../../functions/errortracking/domain/errors.js";
-import { dayOf, errorKey, eventKey, hourKey, hourOf, keyHash, releaseKey, retentionCursorKey, sessionKey, userKey } from "../../functions/errortracking/domain/keys.js";
+import { dayCountKey, dayOf, errorKey, eventKey, hourKey, hourOf, keyHash, releaseKey, retentionCursorKey, sessionKey, userKey } from "../../functions/errortracking/domain/keys.js";
 import { parseEvent } from "../../functions/errortracking/domain/event.js";
 import { deliver, exceptionEvent, message, trackedProject } from "./support.js";
 
@@ -55,6 +55,10 @@ describe("error tracking retention", () => {
     const hour = (id: number, at: string) => hourKey(pid, id, hourOf(at));
     expect(await getItem(hour(oldId, gone).pk, hour(oldId, gone).sk)).toBeUndefined();
     expect(await getItem(hour(keptId, kept).pk, hour(keptId, kept).sk)).toMatchObject({ eventsCount: 1 });
+    // And so does its daily counter (the 30-day chart's); the kept error's stays.
+    const day = (id: number, at: string) => dayCountKey(pid, id, dayOf(at));
+    expect(await getItem(day(oldId, gone).pk, day(oldId, gone).sk)).toBeUndefined();
+    expect(await getItem(day(keptId, kept).pk, day(keptId, kept).sk)).toMatchObject({ eventsCount: 1 });
     for (let i = 4; i < 9; i++) expect(await getError(pid, idOf(i))).toBeUndefined();
     expect(await getError(pid, keptId)).toMatchObject({ eventsCount: 1, userCount: 1 });
     expect(await getItem(eventKey(pid, messages[1]!.eventId).pk, "EVENT")).toBeDefined();

@@ -65,6 +65,12 @@ describe("third-party tracker backend against a second instance", () => {
     const d2 = (await api("GET", `${ui}/${exception.id}/details.json`, { token: owner.token })).body.error;
     expect(pick(d2)).toEqual(pick(d1));
     expect(d2).toMatchObject({ last_release_short_version: d1.last_release_short_version, tags: { level: "error" }, integrated: false });
+    // The charts' series come from the tracker: hourly from stats["24h"], daily from its issue's stats["30d"].
+    // (Compared by totals: a day or hour may turn between the two reads; all events were sent just now.)
+    const total = (series: Array<[number, number]>) => series.reduce((sum, [, n]) => sum + n, 0);
+    expect(d2.frequency_30d).toHaveLength(30);
+    expect(total(d2.frequency_30d)).toBe(d1.count);
+    expect(total(d2.frequency)).toBe(d1.count);
 
     const s1 = (await call(tracker.base, "GET", `${tracker.ui}/${exception.id}/stack_trace.json`, tracker.token)).body.error;
     const s2 = (await api("GET", `${ui}/${exception.id}/stack_trace.json`, { token: owner.token })).body.error;

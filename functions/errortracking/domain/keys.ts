@@ -7,6 +7,7 @@
  * | error (a group)       | ETERR#<pid>#<errorId>       | ERROR        | ETERRS#<pid>#<status> / <lastSeen>#<id>      | ETERRS#<pid>#<status> / <firstSeen>#<id> |
  * | user of an error      | ETERR#<pid>#<errorId>       | USER#<hash>  |                                              |                                        |
  * | events of an hour     | ETERR#<pid>#<errorId>       | HOUR#<yyyy-mm-ddThh> |                                      |                                        |
+ * | events of a day       | ETERR#<pid>#<errorId>       | DAY#<yyyy-mm-dd> |                                          |                                        |
  * | event (+ idempotency) | ETEVENT#<pid>#<eventId>     | EVENT        | ETERR#<pid>#<errorId> / <occurredAt>#<evId>  | ETDAY#<day> / <receivedAt>#<pk>        |
  * | session update marker | ETEVENT#<pid>#<eventId>     | EVENT        |                                              | ETDAY#<day> / <receivedAt>#<pk>        |
  * | session (one sid)     | ETSESSION#<pid>#<sid>       | SESSION      |                                              | ETDAY#<day> / <updatedAt>#<pk>         |
@@ -41,6 +42,10 @@ export const firstSeenSk = (firstSeen: string, errorId: number) => `${firstSeen}
 export const HOUR_PREFIX = "HOUR#";
 export const hourOf = (iso: string) => iso.slice(0, 13);
 export const hourKey = (projectId: number, errorId: number, hour: string) => ({ pk: `ETERR#${projectId}#${errorId}`, sk: `${HOUR_PREFIX}${hour}` });
+
+/** The same per UTC day, for the 30-day graph of the detail page (at most 30 items read). */
+export const DAY_COUNT_PREFIX = "DAY#";
+export const dayCountKey = (projectId: number, errorId: number, day: string) => ({ pk: `ETERR#${projectId}#${errorId}`, sk: `${DAY_COUNT_PREFIX}${day}` });
 
 export const userKey = (projectId: number, errorId: number, userHash: string) => ({ pk: `ETERR#${projectId}#${errorId}`, sk: `USER#${userHash}` });
 

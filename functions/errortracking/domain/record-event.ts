@@ -6,7 +6,8 @@
  *   2. Update the error: ADD `eventsCount` (and `userCount` for a new user), move its times;
  *   3. for an identified user: Put `USER#<hash>` with `attribute_not_exists` when new, else refresh it;
  *   4. ADD 1 to the error's counter of the event's hour (`HOUR#…`, the `frequency` graph);
- *   5. ADD 1 to the error's counter of each of the event's tag values (`TAG#…`, `tags.ts`), which also
+ *   5. ADD 1 to the error's counter of the event's day (`DAY#…`, the 30-day graph).
+ *   6. ADD 1 to the error's counter of each of the event's tag values (`TAG#…`, `tags.ts`), which also
  *      file the error under the event's release and environment for the list's filters.
  * Nothing is written outside the transaction, so a crash anywhere leaves either all or nothing.
  *
@@ -19,7 +20,7 @@ import { gzipSync } from "node:zlib";
 import { getItem, type TransactItem } from "../../platform/db/table.js";
 import type { IngestMessage } from "./contracts.js";
 import type { ParsedEvent } from "./event.js";
-import { dayBucket, errorKey, hourKey, hourOf, errorsByStatusPk, eventKey, eventsOfErrorPk, expireAtFor, firstSeenSk, keyHash, lastSeenSk, userKey } from "./keys.js";
+import { dayBucket, dayCountKey, dayOf, errorKey, hourKey, hourOf, errorsByStatusPk, eventKey, eventsOfErrorPk, expireAtFor, firstSeenSk, keyHash, lastSeenSk, userKey } from "./keys.js";
 import { eventTags, tagUpdates } from "./tags.js";
 import { transactUntilSettled } from "./tx.js";
 
@@ -132,6 +133,14 @@ export async function recordEvent(msg: IngestMessage, e: ParsedEvent, receivedAt
       items.push({
         Update: {
           Key: hourKey(pid, e.errorId, hourOf(e.occurredAt)),
+          UpdateExpression: "SET expireAt = :x ADD eventsCount :one",
+          ExpressionAttributeValues: { ":x": expireAtFor(receivedAt), ":one": 1 },
+        },
+      });
+      // The 30-day graph's daily counter: after the hour's, also without a condition.
+      items.push({
+        Update: {
+          Key: dayCountKey(pid, e.errorId, dayOf(e.occurredAt)),
           UpdateExpression: "SET expireAt = :x ADD eventsCount :one",
           ExpressionAttributeValues: { ":x": expireAtFor(receivedAt), ":one": 1 },
         },

@@ -7,7 +7,7 @@
  *   can neither hide an event from retention nor have it deleted on arrival.
  * - An error goes when its newest event does: for every expired event the error is deleted with the
  *   condition `lastReceived < cutoff` (an error that got a newer event meanwhile stays), then its
- *   stale user markers and hourly counters; the events themselves are deleted last, so a run stopped half-way is finished
+ *   stale user markers and hourly and daily counters; the events themselves are deleted last, so a run stopped half-way is finished
  *   by the next one (idempotent, resumable, paged by a deadline).
  * - Items that move between buckets (a session, a release's health) are deleted on the condition that
  *   they are still old, since the index can lag behind a fresh update.
@@ -23,7 +23,7 @@ import { resources } from "../../platform/resources.js";
 import { GSI2, isConditionFailure, writeBatch } from "../../platform/db/table.js";
 import { mapConcurrently } from "../../platform/concurrency.js";
 import { TAG_PREFIX } from "./tags.js";
-import { dayBucketPk, dayOf, errorKey, HOUR_PREFIX, RETENTION_DAYS, retentionCursorKey } from "./keys.js";
+import { DAY_COUNT_PREFIX, dayBucketPk, dayOf, errorKey, HOUR_PREFIX, RETENTION_DAYS, retentionCursorKey } from "./keys.js";
 
 export const LOOKBACK_DAYS = 30;
 /** Day buckets worked on at once. */
@@ -52,12 +52,12 @@ async function conditionalDelete(key: Key, condition: string, values: Record<str
   }
 }
 
-/** Deletes the error unless it got an event since the cutoff; then the user markers, hour counters and tag counts it left. */
+/** Deletes the error unless it got an event since the cutoff; then the user markers, hour and day counters and tag counts it left. */
 async function purgeError(projectId: number, errorId: number, cutoff: string, nowSec: number): Promise<boolean> {
   const key = errorKey(projectId, errorId);
   const outcome = await conditionalDelete(key, "attribute_not_exists(pk) OR lastReceived < :c", { ":c": cutoff });
   if (outcome === "kept") return false;
-  for (const prefix of ["USER#", HOUR_PREFIX, TAG_PREFIX]) {
+  for (const prefix of ["USER#", HOUR_PREFIX, DAY_COUNT_PREFIX, TAG_PREFIX]) {
     let startKey: Record<string, unknown> | undefined;
     do {
       const out = await docQuery({ TableName: table(), KeyConditionExpression: "pk = :pk AND begins_with(sk, :u)", ExpressionAttributeValues: { ":pk": key.pk, ":u": prefix }, ExclusiveStartKey: startKey, ProjectionExpression: "pk, sk" });

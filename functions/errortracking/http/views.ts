@@ -52,8 +52,11 @@ export function errorEntity(c: Context, project: Project, e: ErrorItem, frequenc
   };
 }
 
-/** `DetailedErrorEntity`, plus the GraphQL type's extras and release health (crash-free sessions). */
-export function detailedErrorEntity(c: Context, project: Project, e: ErrorItem, health: ReleaseHealth[], frequency: Frequency) {
+/**
+ * `DetailedErrorEntity`, plus the GraphQL type's extras, release health (crash-free sessions) and
+ * `frequency_30d`: events per day over the last 30 days (Sentry's `stats["30d"]`), for the detail's chart.
+ */
+export function detailedErrorEntity(c: Context, project: Project, e: ErrorItem, health: ReleaseHealth[], frequency: Frequency, daily: Frequency) {
   const base = errorEntity(c, project, e, frequency);
   return {
     ...base,
@@ -70,5 +73,6 @@ export function detailedErrorEntity(c: Context, project: Project, e: ErrorItem, 
     gitlab_commit_path: null,
     gitlab_issue_path: null,
     release_health: health,
+    frequency_30d: daily,
   };
 }

@@ -35,8 +35,11 @@ export function sentryLink(self: string | URL, page: { previous?: string; next?:
 
 const release = (v: string | undefined) => (v ? { version: v, shortVersion: v, lastCommit: null } : null);
 
-/** Sentry's issue; `stats["24h"]` is the error's events per hour over the last 24 hours. */
-export function trackerIssue(c: Context, project: Project, e: ErrorItem, frequency: Frequency) {
+/**
+ * Sentry's issue; `stats["24h"]` is the error's events per hour over the last 24 hours, and the
+ * issue detail adds `stats["30d"]`, its events per day over the last 30 days (as Sentry's does).
+ */
+export function trackerIssue(c: Context, project: Project, e: ErrorItem, frequency: Frequency, daily?: Frequency) {
   return {
     id: String(e.errorId),
     shortId: `${project.path.toUpperCase()}-${e.errorId.toString(36).toUpperCase()}`,
@@ -53,7 +56,7 @@ export function trackerIssue(c: Context, project: Project, e: ErrorItem, frequen
     lastSeen: e.lastSeen,
     metadata: { type: e.name, value: e.description },
     project: { id: String(project.id), name: project.name, slug: project.path },
-    stats: { "24h": frequency },
+    stats: { "24h": frequency, ...(daily ? { "30d": daily } : {}) },
     firstRelease: release(e.firstRelease),
     lastRelease: release(e.lastRelease),
     annotations: [] as string[],

@@ -49,6 +49,8 @@ export function detailedEntity(i: Obj, externalBaseUrl: string | null) {
     gitlab_commit: null,
     gitlab_commit_path: null,
     gitlab_issue_path: gitlab?.issue?.url ?? null,
+    // The tracker's daily series when it sends one (Sentry's issue detail does); [] = nothing to chart.
+    frequency_30d: Array.isArray(i.stats?.["30d"]) ? i.stats["30d"] : [],
   };
 }
 

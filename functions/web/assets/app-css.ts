@@ -46,5 +46,10 @@ table.errors th, table.errors td { text-align: left; padding: .5rem .6rem; borde
 .frame .line.hit { background: #ffe0e0; font-weight: 700; }
 .frame .ln { display: inline-block; width: 4ch; color: var(--muted); text-align: right; margin-right: 1ch; user-select: none; }
 #dsn { width: 100%; font-family: ui-monospace, monospace; }
+.chart-heading { font-size: 1rem; margin: .75rem 0 .25rem; }
+.chart svg { display: block; max-width: 100%; height: auto; }
+.chart.large { margin: .5rem 0 1rem; background: #fff; border: 1px solid var(--line); border-radius: 4px; padding: .25rem; width: max-content; max-width: 100%; }
+td.activity { vertical-align: middle; }
+@media (forced-colors: active) { .chart rect.bar { fill: CanvasText; stroke: CanvasText; } .chart text { fill: CanvasText; } }
 .visually-hidden { position: absolute !important; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 `;

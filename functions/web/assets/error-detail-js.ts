@@ -6,10 +6,25 @@ export const ERROR_DETAIL_JS = String.raw`
 import { $, el, request, messageOf, show, announce, when, poller } from "./common.js";
 import { frame } from "./frames.js";
 import { loadEvents } from "./error-events.js";
+import { barChart, showChart } from "./bar-chart.js";
 
 const base = document.body.dataset.project + "/-/error_tracking";
 const id = document.body.dataset.issue;
 let traceShown = "";
+let chartsShown = "";
+
+// Charts: hourly bars for 24 hours, daily for 30; redrawn only when a count changed. A tracker that
+// sends no series gets a note in the chart's place.
+function renderCharts(e) {
+  const series = [[e.frequency, "chart-24h", "hour", "Events per hour, last 24 hours"], [e.frequency_30d, "chart-30d", "day", "Events per day, last 30 days"]];
+  const key = JSON.stringify(series.map(([s]) => s));
+  if (key === chartsShown) return;
+  chartsShown = key;
+  for (const [s, target, unit, title] of series) {
+    if (Array.isArray(s) && s.length) showChart($("#" + target), barChart(s, { id: target, unit, size: "large", title }));
+    else $("#" + target).replaceChildren(el("p", { class: "muted" }, "The tracker sent no counts for this period."));
+  }
+}
 
 function pairs(target, list) {
   target.replaceChildren(...list.filter(([, v]) => v !== null && v !== undefined && v !== "").flatMap(([k, v]) => [el("dt", {}, k), el("dd", {}, v)]));
@@ -31,6 +46,7 @@ async function load() {
   renderStatus(e.status);
   pairs($("#counters"), [["Events", e.count], ["Users", e.user_count], ["First seen", when(e.first_seen)], ["Last seen", when(e.last_seen)],
     ["First release", e.first_release_short_version], ["Last release", e.last_release_short_version]]);
+  renderCharts(e);
   const ev = t.ok ? t.data.error : {};
   const tags = Object.assign({}, ev.tags || {});
   const rows = [["Received", when(ev.date_received)], ["Level", (e.tags || {}).level], ["Logger", (e.tags || {}).logger],

@@ -1,6 +1,7 @@
 /** The error list: filters in the URL (bookmarkable, Back works), cursor pages, polling. */
 export const ERROR_LIST_JS = String.raw`
 import { $, el, request, messageOf, show, announce, when, ago, poller } from "./common.js";
+import { barChart, showChart } from "./bar-chart.js";
 
 const base = document.body.dataset.project + "/-/error_tracking";
 const params = new URLSearchParams(location.search);
@@ -30,7 +31,16 @@ function row(e) {
     el("td", { class: "num" }, e.count),
     el("td", { class: "num" }, e.user_count),
     el("td", {}, el("time", { datetime: e.first_seen, title: when(e.first_seen) }, ago(e.first_seen))),
-    el("td", {}, el("time", { datetime: e.last_seen, title: when(e.last_seen) }, ago(e.last_seen))));
+    el("td", {}, el("time", { datetime: e.last_seen, title: when(e.last_seen) }, ago(e.last_seen))),
+    activity(e));
+}
+
+// Charts: the last 24 hours of frequency, or a note when the tracker sent no counts.
+function activity(e) {
+  const cell = el("td", { class: "activity" });
+  if (Array.isArray(e.frequency) && e.frequency.length) showChart(cell, barChart(e.frequency, { id: "chart-" + e.id, unit: "hour", size: "small", title: "Events per hour, last 24 hours, of " + (e.title || "this error") }));
+  else cell.append(el("span", { class: "muted" }, "No data"));
+  return cell;
 }
 
 async function load() {
@@ -42,12 +52,12 @@ async function load() {
   const rows = $("#rows");
   if (!r.ok) {
     show($("#problem"), messageOf(r));
-    rows.replaceChildren(el("tr", {}, el("td", { colspan: 5, class: "muted" }, "No errors to show.")));
+    rows.replaceChildren(el("tr", {}, el("td", { colspan: 6, class: "muted" }, "No errors to show.")));
     return r.status === 204 ? 1000 : 0;
   }
   show($("#problem"), "");
   const errors = r.data.errors || [];
-  rows.replaceChildren(...(errors.length ? errors.map(row) : [el("tr", {}, el("td", { colspan: 5, class: "muted" }, "No " + state.status + " errors."))]));
+  rows.replaceChildren(...(errors.length ? errors.map(row) : [el("tr", {}, el("td", { colspan: 6, class: "muted" }, "No " + state.status + " errors."))]));
   pages = r.data.pagination || {};
   $("#prev").disabled = !pages.previous;
   $("#next").disabled = !pages.next;

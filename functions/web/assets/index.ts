@@ -1,5 +1,6 @@
 /** Every asset `/-/assets/<name>` serves, as TypeScript string constants (bundled with the Lambda). */
 import { APP_CSS } from "./app-css.js";
+import { BAR_CHART_JS } from "./bar-chart-js.js";
 import { COMMON_JS } from "./common-js.js";
 import { ERROR_LIST_JS } from "./error-list-js.js";
 import { ERROR_DETAIL_JS } from "./error-detail-js.js";
@@ -19,4 +20,5 @@ export const ASSETS: Record<string, { body: string; type: string }> = {
   "frames.js": js(FRAMES_JS),
   "error-events.js": js(ERROR_EVENTS_JS),
   "error-event.js": js(ERROR_EVENT_JS),
+  "bar-chart.js": js(BAR_CHART_JS),
 };

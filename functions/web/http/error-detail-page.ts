@@ -8,7 +8,7 @@ import { monitoredOrNothing, notFoundPage, pathParams, projectUrlOf } from "../u
 import { pageIdentity, signInRedirect } from "./session-page.js";
 
 /**
- * One error: `error-detail.js` fills counters, tags and the stack trace from `details.json` and
+ * One error: `error-detail.js` fills counters, the activity charts, tags and the stack trace from `details.json` and
  * `stack_trace.json`, and PUTs the status. The actions are shown to Developers+ (who may update).
  */
 export const endpoint = defineEndpoint(
@@ -36,6 +36,7 @@ ${actions}
 <p id="announce" class="visually-hidden" aria-live="polite"></p>
 <p id="problem" class="flash error" role="alert" hidden></p>
 <section aria-labelledby="counters-h"><h2 id="counters-h" class="visually-hidden">Counters</h2><dl id="counters" class="counters"></dl></section>
+<section aria-labelledby="activity-h"><h2 id="activity-h">Activity</h2><h3 class="chart-heading">Last 24 hours, per hour</h3><div id="chart-24h"></div><h3 class="chart-heading">Last 30 days, per day</h3><div id="chart-30d"></div></section>
 <section aria-labelledby="tags-h"><h2 id="tags-h">Latest event</h2><dl id="tags" class="tags"></dl></section>
 <section aria-labelledby="trace-h"><h2 id="trace-h">Stack trace</h2><p class="muted">Most recent call first; frames of your application are emphasised.</p><div id="trace"></div></section>
 <section aria-labelledby="events-h"><h2 id="events-h">Events</h2>

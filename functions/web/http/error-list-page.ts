@@ -39,8 +39,8 @@ export const endpoint = defineEndpoint({ summary: "Error list page", access: "pu
 <p id="problem" class="flash error" role="alert" hidden></p>
 <table class="errors">
   <caption class="visually-hidden">Errors of ${escapeHtml(fullPathOf(project))}</caption>
-  <thead><tr><th scope="col">Error</th><th scope="col" class="num">Events</th><th scope="col" class="num">Users</th><th scope="col">First seen</th><th scope="col">Last seen</th></tr></thead>
-  <tbody id="rows"><tr><td colspan="5" class="muted">Loading…</td></tr></tbody>
+  <thead><tr><th scope="col">Error</th><th scope="col" class="num">Events</th><th scope="col" class="num">Users</th><th scope="col">First seen</th><th scope="col">Last seen</th><th scope="col">Last 24 hours</th></tr></thead>
+  <tbody id="rows"><tr><td colspan="6" class="muted">Loading…</td></tr></tbody>
 </table>
 <nav class="pager" aria-label="Pagination"><button type="button" id="prev" disabled>‹ Previous</button> <button type="button" id="next" disabled>Next ›</button></nav>
 <p class="muted"><a href="${escapeHtml(url)}/-/settings/monitor">Error tracking settings</a> (Maintainers)</p>`,
