@@ -12,6 +12,11 @@
  * transaction (`record-event.ts`), so a redelivered event can never count twice. The release and
  * environment values are also filed in the filter indexes: gsi1 `ETERRF#<pid>#<key>#<value>` ordered
  * by when the error was last seen with that value, gsi2 by when it was first seen with it.
+ *
+ * A value's first and last seen are exact for events processed in time order. An update expression
+ * cannot take a min or a max, and a condition would cancel the event's whole transaction, so an
+ * out-of-order event moves a value's last seen only when it is the error's newest event, and never
+ * moves its first seen (documented limit; counts are always exact).
  */
 import type { TransactItem } from "../../platform/db/table.js";
 import { docQuery } from "../../platform/db/document.js";
