@@ -9,7 +9,8 @@ import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from "aws-lambda"
 import { ChangeMessageVisibilityCommand } from "@aws-sdk/client-sqs";
 import * as z from "zod/mini";
 import { sqsClient } from "../../platform/aws-sqs.js";
-import { describeError, log, withRequestId } from "../../platform/log.js";
+import { describeError, log } from "../../platform/log.js";
+import { processBatch } from "./batch.js";
 import { findProject } from "../../hosting/domain/projects.js";
 import { findHook } from "../hooks/store.js";
 import { attempt, buildPayload, claimDelivery, triggerContext } from "../hooks/delivery.js";
@@ -61,21 +62,10 @@ async function backOff(record: SQSRecord): Promise<void> {
     .catch((err) => log.warn("hook retry backoff not set", { messageId: record.messageId, ...describeError(err) }));
 }
 
-export async function handler(event: SQSEvent, _context?: Context): Promise<SQSBatchResponse> {
-  const failed: string[] = [];
-  await Promise.all(
-    event.Records.map((record) =>
-      withRequestId(record.messageId, async () => {
-        try {
-          await deliver(record);
-        } catch (err) {
-          failed.push(record.messageId);
-          if (err instanceof RetryLater) log.info("hook delivery will be retried", { messageId: record.messageId, status: err.message });
-          else log.error("hook delivery failed", { messageId: record.messageId, ...describeError(err) });
-          await backOff(record);
-        }
-      }),
-    ),
-  );
-  return { batchItemFailures: failed.map((itemIdentifier) => ({ itemIdentifier })) };
+export function handler(event: SQSEvent, _context?: Context): Promise<SQSBatchResponse> {
+  return processBatch(event, deliver, async (record, err) => {
+    if (err instanceof RetryLater) log.info("hook delivery will be retried", { messageId: record.messageId, status: err.message });
+    else log.error("hook delivery failed", { messageId: record.messageId, ...describeError(err) });
+    await backOff(record);
+  });
 }
