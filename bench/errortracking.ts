@@ -72,7 +72,7 @@ async function counted(projectId: number, errorIds: number[]): Promise<number> {
 }
 
 /** End to end through the queue: events/s from the first send to the last count. */
-async function endToEnd(projectId: number): Promise<number> {
+export async function endToEnd(projectId: number): Promise<number> {
   const batch = messages(projectId);
   const errorIds = [...new Set(batch.map((m) => parseEvent(projectId, m.payload, m.receivedAt).errorId))];
   for (let i = 0; i < 100 && !(await queueEmpty()); i++) await new Promise((r) => setTimeout(r, 200)); // earlier benches' messages

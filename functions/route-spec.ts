@@ -28,7 +28,11 @@ export interface WorkerSpec {
    * host; locally it shares the API's port, so these are the paths sent to it there.
    */
   paths?: string[];
+  /** For queue: the queue it consumes (default `IngestQueue`); each queue has one consumer. */
+  queue?: QueueName;
 }
+
+export type QueueName = "IngestQueue" | "HookQueue";
 
 /** Entries whose modules live under `functions/<dir>/`: `routesIn("web/http")("GET", "/", "home")`. */
 export const routesIn =

@@ -19,12 +19,15 @@ import { invokedAs, OperatorError } from "./operator-errors.js";
 import { recoverFromPredecessors } from "./recovery.js";
 import { buildLocalApp, keepIdleConnectionsLongerThanClients, loadModule } from "./server.js";
 import { workers } from "../functions/routes.js";
+import type { QueueName } from "../functions/route-spec.js";
+import { HOOK_DELIVERY_ATTEMPTS } from "../stacks/plan.js";
 import { startIsolatedFunctions, type IsolatedFunctions, type IsolatedOptions } from "./isolated/index.js";
 import { resetInstanceConfig } from "../functions/platform/config.js";
 import { describeError, log } from "../functions/platform/log.js";
 
 export const TABLE = "forgeline-main";
 export const INGEST_QUEUE = "forgeline-ingest";
+export const HOOK_QUEUE = "forgeline-hooks";
 export const STORAGE_MOVE_ASL = resolve(import.meta.dirname, "../functions/moves/storage-move.asl.json");
 
 export interface RuntimeOptions {
@@ -106,6 +109,9 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
     process.env.SST_RESOURCE_IngestQueue = JSON.stringify({ url: queue.url });
     process.env.SST_RESOURCE_IngestDeadLetterQueue = JSON.stringify({ url: queue.dlqUrl });
     await restoreQueue(sqs, queue.url, join(dataDir, "sqs", `${INGEST_QUEUE}.json`));
+    const hookQueue = await ensureQueues(sqs, { queue: HOOK_QUEUE, deadLetter: `${HOOK_QUEUE}-dlq`, maxReceiveCount: HOOK_DELIVERY_ATTEMPTS, visibilityTimeoutSeconds: 60 });
+    process.env.SST_RESOURCE_HookQueue = JSON.stringify({ url: hookQueue.url });
+    const queueUrls: Record<QueueName, string> = { IngestQueue: queue.url, HookQueue: hookQueue.url };
 
     const isolated = opts.isolated ? await startIsolatedFunctions(opts.isolated === true ? {} : opts.isolated) : undefined;
     if (isolated) stops.push(() => isolated.stop());
@@ -133,10 +139,13 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
     const pollers: Poller[] = [];
     const crons: Array<{ stop: () => void }> = [];
     if (opts.workers !== false) {
-      const arn = (await sqs.send(new GetQueueAttributesCommand({ QueueUrl: queue.url, AttributeNames: ["QueueArn"] }))).Attributes?.QueueArn ?? "";
       for (const w of workers) {
         const handler = await workerHandler(w);
-        if (w.kind === "queue") pollers.push(pollQueue(sqs, { name: w.name, queueUrl: queue.url, queueArn: arn, handler: handler as never }));
+        if (w.kind === "queue") {
+          const queueUrl = queueUrls[w.queue ?? "IngestQueue"];
+          const arn = (await sqs.send(new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: ["QueueArn"] }))).Attributes?.QueueArn ?? "";
+          pollers.push(pollQueue(sqs, { name: w.name, queueUrl, queueArn: arn, handler: handler as never }));
+        }
         if (w.kind === "cron" && w.schedule && opts.crons !== false) crons.push(scheduleCron({ name: w.name, schedule: w.schedule, handler: handler as never }));
       }
     }

@@ -39,6 +39,7 @@ export function lambdaArgs(args: sst.aws.FunctionArgs): sst.aws.FunctionArgs {
 
 export interface Linkables {
   queue?: sst.aws.Queue;
+  hookQueue?: sst.aws.Queue;
   machine?: sst.Linkable<{ arn: $util.Output<string> }>;
   bootstrapAdminToken?: sst.Secret;
 }
@@ -52,6 +53,7 @@ export function linksFor(module: string, kind: FunctionKind, available: Linkable
   const byName: Record<LinkName, sst.Linkable<any> | sst.aws.Dynamo | sst.aws.Queue | sst.Secret | undefined> = {
     Main: table,
     IngestQueue: available.queue,
+    HookQueue: available.hookQueue,
     StorageMoveMachine: available.machine,
     BootstrapAdminToken: available.bootstrapAdminToken,
   };

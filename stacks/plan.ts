@@ -10,6 +10,7 @@
  * equal the originals.
  */
 import type { RouteSpec, WorkerSpec } from "../functions/routes";
+import type { QueueName } from "../functions/route-spec";
 
 /** Copy of `toApiGatewayPath` in `functions/platform/http/lambda.ts` (parity tested). */
 export function toApiGatewayPath(honoPath: string): string {
@@ -43,7 +44,8 @@ export const moduleOfHandler = (handler: string) => /^functions\/(.+)\.handler$/
  * i.e. the first path segment of `module`:
  * - `moves/`         → the storage-move state machine (starts and inspects executions), and storage;
  *   so does the project update, which schedules a move when an administrator changes its storage;
- * - `errortracking/` → the ingest queue (enqueues events);
+ * - `errortracking/` → the ingest queue (enqueues events), except the hook worker, which gets only
+ *   the hook queue (see `HOOK_QUEUE_MODULES`);
  * - `hosting/`, `inventory/` → the repository storages (EFS mount + VPC; inventory measures repositories).
  * Anything else gets the table only. New contexts that need more extend this one rule.
  */
@@ -52,7 +54,8 @@ export function needsOf(module: string) {
   return {
     // A project update may schedule a storage move (`repository_storage`, as in GitLab).
     stateMachine: context === "moves" || module === "hosting/http/update-project",
-    queue: context === "errortracking",
+    // The hook worker only consumes its own queue (`HOOK_QUEUE_MODULES`).
+    queue: context === "errortracking" && module !== "errortracking/workers/hook-delivery",
     storage: context === "hosting" || context === "moves" || context === "inventory",
   };
 }
@@ -70,7 +73,13 @@ export function nodeModulesOf(module: string): string[] {
 export type FunctionKind = "route" | WorkerSpec["kind"];
 
 /** The `sst.Linkable`s a function can be linked to (`SST_RESOURCE_<name>` in its environment). */
-export type LinkName = "Main" | "IngestQueue" | "StorageMoveMachine" | "BootstrapAdminToken";
+export type LinkName = "Main" | "IngestQueue" | "HookQueue" | "StorageMoveMachine" | "BootstrapAdminToken";
+
+/**
+ * The error tracking hook queue: the ingest consumer enqueues deliveries, the hook worker consumes
+ * them and pushes back a failed one's visibility (its backoff). No other function touches it.
+ */
+export const HOOK_QUEUE_MODULES: readonly string[] = ["errortracking/workers/consumer", "errortracking/workers/hook-delivery"];
 
 /**
  * The links `stacks/` gives a function (`linksFor` in ./functions): the table always; the queue and
@@ -82,6 +91,7 @@ export function linksOf(module: string, kind: FunctionKind): LinkName[] {
   const needs = needsOf(module);
   const links: LinkName[] = ["Main"];
   if (needs.queue) links.push("IngestQueue");
+  if (HOOK_QUEUE_MODULES.includes(module)) links.push("HookQueue");
   if (needs.stateMachine && kind !== "task") links.push("StorageMoveMachine");
   if (kind === "route") links.push("BootstrapAdminToken");
   return links;
@@ -95,6 +105,8 @@ export function linksOf(module: string, kind: FunctionKind): LinkName[] {
 export type PlannedVariable = "FORGELINE_INGEST_URL" | "FORGELINE_SECRET_KEY";
 
 export function environmentOf(module: string, kind: FunctionKind): PlannedVariable[] {
+  // The hook worker decrypts each hook's secret token to send it as `X-Gitlab-Token`.
+  if (module === "errortracking/workers/hook-delivery") return ["FORGELINE_SECRET_KEY"];
   if (kind !== "route") return [];
   const vars: PlannedVariable[] = [];
   if (module.startsWith("errortracking/")) vars.push("FORGELINE_INGEST_URL");
@@ -132,11 +144,11 @@ export const pascal = (name: string) =>
   name.replace(/(^|[^A-Za-z0-9]+)([A-Za-z0-9])/g, (_m, _sep, c: string) => c.toUpperCase());
 
 /**
- * The one worker of a kind that has a single slot: `queue` (an SST Queue takes one subscriber, and
- * two consumers would split IngestQueue's messages) and `url` (the one `Ingest` function).
+ * The one worker of a kind that has a single slot: `queue` per queue (an SST Queue takes one
+ * subscriber, and two consumers would split its messages) and `url` (the one `Ingest` function).
  */
-export function singleWorker(workers: readonly WorkerSpec[], kind: "queue" | "url"): WorkerSpec | undefined {
-  const found = workersOfKind(workers, kind);
+export function singleWorker(workers: readonly WorkerSpec[], kind: "queue" | "url", queue: QueueName = "IngestQueue"): WorkerSpec | undefined {
+  const found = workersOfKind(workers, kind).filter((w) => kind !== "queue" || (w.queue ?? "IngestQueue") === queue);
   if (found.length > 1) {
     throw new Error(`At most one "${kind}" worker is supported; functions/routes.ts lists ${found.map((w) => w.name).join(", ")}`);
   }
@@ -146,6 +158,9 @@ export function singleWorker(workers: readonly WorkerSpec[], kind: "queue" | "ur
 /** How long every log group keeps its events (CloudWatch Logs' retention in days; SST's "1 month"). */
 export const LOG_RETENTION_DAYS = 30;
 export const LOG_RETENTION = "1 month" as const;
+
+/** Receives of a hook delivery before its message goes to the dead-letter queue (local runtime too). */
+export const HOOK_DELIVERY_ATTEMPTS = 8;
 
 /** Lambda timeout of the queue consumer, and the visibility timeout (6×, as AWS recommends). */
 export const QUEUE_CONSUMER_TIMEOUT_SECONDS = 60;

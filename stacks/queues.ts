@@ -1,10 +1,14 @@
 /**
- * Error-tracking ingestion buffer: `IngestQueue` with a dead-letter queue, consumed by the `workers`
- * entry of kind `queue` (at most one: see `singleWorker`).
+ * The two queues, each with a dead-letter queue and one consumer (the `workers` entry of kind
+ * `queue` that names it, see `singleWorker`):
+ * - `IngestQueue`: error-tracking ingestion buffer, consumed by the ingest consumer;
+ * - `HookQueue`: error tracking hook deliveries the ingest consumer enqueues, consumed by the hook
+ *   worker, which retries a failed delivery with backoff by pushing its message's visibility out.
  */
 import { workers } from "../functions/routes";
-import { handlerOf, QUEUE_CONSUMER_TIMEOUT_SECONDS, queueVisibilitySeconds, singleWorker } from "./plan";
+import { environmentOf, handlerOf, HOOK_DELIVERY_ATTEMPTS, QUEUE_CONSUMER_TIMEOUT_SECONDS, queueVisibilitySeconds, singleWorker } from "./plan";
 import { lambdaArgs, linksFor } from "./functions";
+import { secretKey } from "./secrets";
 
 // Messages that failed 5 receives wait here (14 days, the SQS maximum) for inspection or redrive.
 export const ingestDlq = new sst.aws.Queue("IngestDlq", {
@@ -17,15 +21,39 @@ export const ingestQueue = new sst.aws.Queue("IngestQueue", {
   visibilityTimeout: `${queueVisibilitySeconds(QUEUE_CONSUMER_TIMEOUT_SECONDS)} seconds`,
 });
 
-const consumer = singleWorker(workers, "queue");
+// Deliveries that failed every attempt (8 receives, backoff up to 15 minutes between them).
+export const hookDlq = new sst.aws.Queue("HookDlq", {
+  transform: { queue: { messageRetentionSeconds: 14 * 24 * 3600 } },
+});
+
+export const hookQueue = new sst.aws.Queue("HookQueue", {
+  dlq: { queue: hookDlq.arn, retry: HOOK_DELIVERY_ATTEMPTS },
+  visibilityTimeout: `${queueVisibilitySeconds(QUEUE_CONSUMER_TIMEOUT_SECONDS)} seconds`,
+});
+
+const consumer = singleWorker(workers, "queue", "IngestQueue");
 if (consumer) {
   ingestQueue.subscribe(
     lambdaArgs({
       handler: handlerOf(consumer.module),
-      link: linksFor(consumer.module, "queue", { queue: ingestQueue }),
+      link: linksFor(consumer.module, "queue", { queue: ingestQueue, hookQueue }),
       timeout: `${QUEUE_CONSUMER_TIMEOUT_SECONDS} seconds`,
     }),
     // One poison message must not re-drive its whole batch.
+    { batch: { size: 10, partialResponses: true } },
+  );
+}
+
+const hookWorker = singleWorker(workers, "queue", "HookQueue");
+if (hookWorker) {
+  const values = { FORGELINE_SECRET_KEY: secretKey.value };
+  hookQueue.subscribe(
+    lambdaArgs({
+      handler: handlerOf(hookWorker.module),
+      link: linksFor(hookWorker.module, "queue", { hookQueue }),
+      timeout: `${QUEUE_CONSUMER_TIMEOUT_SECONDS} seconds`,
+      environment: Object.fromEntries(environmentOf(hookWorker.module, "queue").map((name) => [name, values[name as keyof typeof values]])),
+    }),
     { batch: { size: 10, partialResponses: true } },
   );
 }

@@ -18,6 +18,14 @@ export const errorTrackingRoutes: RouteSpec[] = [
   r("GET", "/api/v4/projects/:id/error_tracking/client_keys", "list-client-keys"),
   r("POST", "/api/v4/projects/:id/error_tracking/client_keys", "create-client-key"),
   r("DELETE", "/api/v4/projects/:id/error_tracking/client_keys/:key_id", "delete-client-key"),
+  // Project hooks: GitLab's API; this service fires `error_tracking_events` (../errortracking/hooks/).
+  r("GET", "/api/v4/projects/:id/hooks", "list-hooks"),
+  r("POST", "/api/v4/projects/:id/hooks", "create-hook"),
+  r("GET", "/api/v4/projects/:id/hooks/:hook_id", "get-hook"),
+  r("PUT", "/api/v4/projects/:id/hooks/:hook_id", "update-hook"),
+  r("DELETE", "/api/v4/projects/:id/hooks/:hook_id", "delete-hook"),
+  r("GET", "/api/v4/projects/:id/hooks/:hook_id/events", "list-hook-events"),
+  r("POST", "/api/v4/projects/:id/hooks/:hook_id/test/:trigger", "test-hook"),
   ...ui("GET", ".json", "list-errors"),
   ...ui("GET", "/:issue_id/details.json", "error-details"),
   ...ui("GET", "/:issue_id/stack_trace.json", "stack-trace"),
@@ -29,5 +37,6 @@ export const errorTrackingRoutes: RouteSpec[] = [
 
 export const errorTrackingWorkers: WorkerSpec[] = [
   { name: "ingest-consumer", module: "errortracking/workers/consumer", kind: "queue" },
+  { name: "hook-delivery", module: "errortracking/workers/hook-delivery", kind: "queue", queue: "HookQueue" },
   { name: "error-retention", module: "errortracking/workers/retention", kind: "cron", schedule: "rate(1 hour)" },
 ];

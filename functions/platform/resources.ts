@@ -7,7 +7,7 @@ import { Resource } from "sst";
 
 type Linked = { name?: string; url?: string; arn?: string; value?: string };
 
-function linked(name: string): Linked {
+export function linked(name: string): Linked {
   // Read through the env first so a process that sets links after import (tests) still sees them.
   const raw = process.env[`SST_RESOURCE_${name}`];
   if (raw) return JSON.parse(raw) as Linked;
@@ -19,7 +19,7 @@ function linked(name: string): Linked {
   }
 }
 
-function required(value: string | undefined, what: string): string {
+export function required(value: string | undefined, what: string): string {
   if (!value) throw new Error(`${what} is not linked to this function`);
   return value;
 }

@@ -27,7 +27,7 @@ export interface EnvironmentSources {
   deniedEndpoint: string;
 }
 
-const serviceOfLink: Partial<Record<LinkName, "SQS" | "SFN">> = { IngestQueue: "SQS", StorageMoveMachine: "SFN" };
+const serviceOfLink: Partial<Record<LinkName, "SQS" | "SFN">> = { IngestQueue: "SQS", HookQueue: "SQS", StorageMoveMachine: "SFN" };
 
 export function functionEnvironment(module: string, kind: FunctionKind, src: EnvironmentSources): Record<string, string> {
   const { parent } = src;

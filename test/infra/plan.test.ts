@@ -13,6 +13,8 @@ import {
   apiRoutes,
   cronSchedule,
   defaultStageStorages,
+  environmentOf,
+  linksOf,
   mainTable,
   needsOf,
   nodeModulesOf,
@@ -73,6 +75,14 @@ describe("least privilege", () => {
     expect(needsOf("moves/http/start")).toEqual({ queue: false, stateMachine: true, storage: true });
     expect(needsOf("hosting/http/projects")).toEqual({ queue: false, stateMachine: false, storage: true });
   });
+
+  it("gives the hook queue to its producer and its consumer only, and the hook worker nothing else", () => {
+    expect(linksOf("errortracking/workers/consumer", "queue")).toEqual(["Main", "IngestQueue", "HookQueue"]);
+    expect(linksOf("errortracking/workers/hook-delivery", "queue")).toEqual(["Main", "HookQueue"]);
+    expect(environmentOf("errortracking/workers/hook-delivery", "queue")).toEqual(["FORGELINE_SECRET_KEY"]);
+    const others = [...routes.map((r) => linksOf(r.module, "route")), ...workers.filter((w) => !w.module.startsWith("errortracking/workers/")).map((w) => linksOf(w.module, w.kind))];
+    expect(others.filter((links) => links.includes("HookQueue"))).toEqual([]);
+  });
 });
 
 describe("files read at run time", () => {
@@ -86,7 +96,8 @@ describe("files read at run time", () => {
 
 describe("workers", () => {
   it("the route table's workers fit their slots", () => {
-    expect(() => singleWorker(workers, "queue")).not.toThrow();
+    expect(singleWorker(workers, "queue")?.module).toBe("errortracking/workers/consumer");
+    expect(singleWorker(workers, "queue", "HookQueue")?.module).toBe("errortracking/workers/hook-delivery");
     expect(() => singleWorker(workers, "url")).not.toThrow();
     for (const w of workersOfKind(workers, "cron")) expect(() => cronSchedule(w)).not.toThrow();
   });
@@ -94,6 +105,11 @@ describe("workers", () => {
   it("rejects a second queue consumer and a cron without schedule", () => {
     const q = { name: "a", module: "errortracking/a", kind: "queue" as const };
     expect(() => singleWorker([q, { ...q, name: "b" }], "queue")).toThrow(/At most one/);
+    // One consumer per queue: a hook worker beside the ingest consumer is not a second one.
+    const hooks = { ...q, name: "h", queue: "HookQueue" as const };
+    expect(singleWorker([q, hooks], "queue", "IngestQueue")).toBe(q);
+    expect(singleWorker([q, hooks], "queue", "HookQueue")).toBe(hooks);
+    expect(() => singleWorker([q, hooks, { ...hooks, name: "h2" }], "queue", "HookQueue")).toThrow(/At most one/);
     expect(() => cronSchedule({ name: "c", module: "c", kind: "cron" })).toThrow(/schedule/);
     expect(cronSchedule({ name: "c", module: "c", kind: "cron", schedule: "rate(1 hour)" })).toBe("rate(1 hour)");
   });

@@ -79,15 +79,26 @@ describe("sst.config.ts run()", () => {
     ]);
   });
 
-  it("wires the queue (DLQ, visibility timeout), consumer, crons and task functions from the workers", () => {
-    const queue = ofType("sst.aws.Queue").find((d) => d.name === "IngestQueue")!;
-    expect(queue.args.dlq.retry).toBe(5);
-    const subscribed = queue.resource.calls.filter((c) => c.method === "subscribe");
-    expect(subscribed).toHaveLength(workersOfKind(workers, "queue").length);
-    for (const { args } of subscribed) {
-      expect(args[1]).toEqual({ batch: { size: 10, partialResponses: true } });
-      expect(parseInt(queue.args.visibilityTimeout)).toBeGreaterThanOrEqual(6 * parseInt(args[0].timeout));
+  it("wires the queues (DLQ, visibility timeout), their consumers, crons and task functions from the workers", () => {
+    const queues = ["IngestQueue", "HookQueue"].map((name) => ofType("sst.aws.Queue").find((d) => d.name === name)!);
+    expect(queues.map((q) => q.args.dlq.retry)).toEqual([5, 8]);
+    const subscribed = queues.map((queue) => ({ queue, calls: queue.resource.calls.filter((c) => c.method === "subscribe") }));
+    // One consumer per queue, each the worker that names that queue.
+    expect(subscribed.map(({ calls }) => calls.map((c) => c.args[0].handler))).toEqual([
+      ["functions/errortracking/workers/consumer.handler"],
+      ["functions/errortracking/workers/hook-delivery.handler"],
+    ]);
+    expect(subscribed.flatMap(({ calls }) => calls)).toHaveLength(workersOfKind(workers, "queue").length);
+    for (const { queue, calls } of subscribed) {
+      for (const { args } of calls) {
+        expect(args[1]).toEqual({ batch: { size: 10, partialResponses: true } });
+        expect(parseInt(queue.args.visibilityTimeout)).toBeGreaterThanOrEqual(6 * parseInt(args[0].timeout));
+      }
     }
+    // The hook worker reaches its own queue and the table; it decrypts hook tokens with the secret key.
+    const [hookWorker] = subscribed[1]!.calls;
+    expect(linkNames(hookWorker!.args[0].link)).toEqual(["Main", "HookQueue"]);
+    expect(Object.keys(unwrap(hookWorker!.args[0].environment))).toContain("FORGELINE_SECRET_KEY");
     expect(ofType("sst.aws.CronV2")).toHaveLength(workersOfKind(workers, "cron").length);
     // The stray-folder sweep reaches the table and the storages, nothing else.
     const sweep = ofType("sst.aws.CronV2").find((d) => d.name === "CronStraySweep")!;

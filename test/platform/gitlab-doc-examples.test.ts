@@ -18,6 +18,9 @@ import { routes } from "../../functions/routes.js";
 import { requestAt, unique, type ApiResponse } from "../support/api.js";
 import { startIsolatedRuntime, type IsolatedRuntime } from "../moves/isolated-runtime.js";
 import { waitForMove } from "../moves/support.js";
+import { startReceiver } from "../errortracking/hooks/receiver.js";
+
+let hookReceiver: Awaited<ReturnType<typeof startReceiver>> | undefined;
 
 const Example = z.object({
   route: z.string(),
@@ -311,6 +314,27 @@ const builders: Record<string, (v: Vars) => Promise<void>> = {
     await builders.wiki!(v);
     v.group_move = await moveOf("group", v.group!);
   },
+  /** A webhook receiver on loopback that the instance's outbound filter lets through (`hook_url`). */
+  async hook_receiver(v) {
+    hookReceiver ??= await startReceiver();
+    const address = new URL(hookReceiver.url("/")).host;
+    const settings = (await call("GET", "/api/v4/application/settings")).body as { outbound_local_requests_whitelist: string[] };
+    if (!settings.outbound_local_requests_whitelist.includes(address)) {
+      await call("PUT", "/api/v4/application/settings", { outbound_local_requests_whitelist: [...settings.outbound_local_requests_whitelist, address] });
+    }
+    v.hook_url = hookReceiver.url("/hook");
+  },
+  /** A project hook posting to the receiver, with error tracking alerts on (`hook`). */
+  async project_hook(v) {
+    await builders.project!(v);
+    await builders.hook_receiver!(v);
+    v.hook = String((await call("POST", `/api/v4/projects/${v.project}/hooks`, { url: v.hook_url, error_tracking_events: true })).body.id);
+  },
+  /** A hook with one delivery in its recent deliveries (its test trigger). */
+  async hook_delivery(v) {
+    await builders.project_hook!(v);
+    await call("POST", `/api/v4/projects/${v.project}/hooks/${v.hook}/test/error_tracking_events`);
+  },
   async error_tracking(v) {
     await builders.project!(v);
     await call("PUT", `/api/v4/projects/${v.project}/error_tracking/settings`, { active: true, integrated: true });
@@ -375,6 +399,7 @@ beforeAll(async () => {
   await runtimeFor("self-managed");
 });
 afterAll(async () => {
+  await hookReceiver?.close();
   for (const runtime of runtimes.values()) await runtime.stop();
 });
 

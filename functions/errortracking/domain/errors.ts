@@ -67,10 +67,12 @@ export async function updateStatus(projectId: number, errorId: number, status: E
   try {
     const out = await updateItem({
       ...key,
-      update: "SET #s = :s, gsi1pk = :p, gsi2pk = :p",
+      // Resolving arms the regression watch (the next event's transaction disarms it and fires the
+      // error tracking hooks, see `record-event.ts`); any other status drops it.
+      update: status === "resolved" ? "SET #s = :s, gsi1pk = :p, gsi2pk = :p, reopenWatch = :w" : "SET #s = :s, gsi1pk = :p, gsi2pk = :p REMOVE reopenWatch",
       condition: "attribute_exists(pk)",
       names: { "#s": "status" },
-      values: { ":s": status, ":p": errorsByStatusPk(projectId, status) },
+      values: { ":s": status, ":p": errorsByStatusPk(projectId, status), ...(status === "resolved" ? { ":w": new Date().toISOString() } : {}) },
     });
     return out as ErrorItem | undefined;
   } catch (err) {

@@ -7,6 +7,9 @@
 import { ingestMessageSchema, type IngestMessage } from "./contracts.js";
 import { parseEvent } from "./event.js";
 import { recordEvent, type RecordResult } from "./record-event.js";
+import { alertingHooks } from "../hooks/store.js";
+import { watchOf } from "../hooks/triggers.js";
+import { enqueueDeliveries } from "../hooks/enqueue.js";
 import { recordSession } from "./sessions.js";
 
 export class PoisonMessageError extends Error {
@@ -35,5 +38,10 @@ export async function processMessage(body: string): Promise<RecordResult> {
   const msg = parseMessage(body);
   const receivedAt = canonicalReceivedAt(msg.receivedAt);
   if (msg.kind === "session") return recordSession(msg, receivedAt);
-  return recordEvent(msg, parseEvent(msg.projectId, msg.payload, receivedAt), receivedAt);
+  // One cached read of the project's alerting hooks; without any, nothing below costs more.
+  const hooks = await alertingHooks(msg.projectId);
+  const recorded = await recordEvent(msg, parseEvent(msg.projectId, msg.payload, receivedAt), receivedAt, watchOf(hooks));
+  // Only enqueued here: delivery (and a slow or failing receiver) is the hook worker's business.
+  if (hooks.length && recorded.triggers.length) await enqueueDeliveries(msg.projectId, msg.eventId, recorded.triggers, hooks);
+  return recorded.result;
 }

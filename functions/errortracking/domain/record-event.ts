@@ -9,31 +9,54 @@
  *   5. ADD 1 to the error's counter of the event's day (`DAY#…`, the 30-day graph).
  *   6. ADD 1 to the error's counter of each of the event's tag values (`TAG#…`, `tags.ts`), which also
  *      file the error under the event's release and environment for the list's filters.
+ *   7. when the project has alerting hooks with thresholds: ADD 1 to the error's counter of each
+ *      watched window (`WIN#…`), conditioned to fail at the count that crosses a threshold.
  * Nothing is written outside the transaction, so a crash anywhere leaves either all or nothing.
  *
  * First/last seen are max/min, which an update expression cannot compute. The common case (events in
  * order) is a condition `lastSeen <= t AND firstSeen <= t AND lastReceived <= r`; when it fails (an
  * out-of-order event) the consumer reads the error and retries with a compare-and-set on the values it
  * read, moving only the bounds the event extends.
+ *
+ * Hook triggers (`../hooks/triggers.ts`) ride on the same conditions, so they cost a round trip only
+ * when they fire: a resolved error carries `reopenWatch` and the fast path requires its absence (the
+ * retry removes it: a regression); with alerting hooks the fast path requires the error to exist
+ * (the retry creates it: a new error); a window counter fails at a threshold's count (the retry
+ * passes it: a threshold). The triggers are written on the event item, for redeliveries.
  */
 import { gzipSync } from "node:zlib";
 import { getItem, type TransactItem } from "../../platform/db/table.js";
 import type { IngestMessage } from "./contracts.js";
 import type { ParsedEvent } from "./event.js";
+import { windowStartOf, NO_WATCH, type Trigger, type Watch } from "../hooks/triggers.js";
 import { dayBucket, dayCountKey, dayOf, errorKey, hourKey, hourOf, errorsByStatusPk, eventKey, eventsOfErrorPk, expireAtFor, firstSeenSk, keyHash, lastSeenSk, userKey } from "./keys.js";
 import { eventTags, tagUpdates } from "./tags.js";
 import { transactUntilSettled } from "./tx.js";
 
 export type RecordResult = "recorded" | "duplicate";
 
+export interface Recorded {
+  result: RecordResult;
+  /** The hook triggers this event fired (for a duplicate: those its first delivery recorded). */
+  triggers: Trigger[];
+}
+
 interface Bounds {
   firstSeen: string;
   lastSeen: string;
   lastReceived: string;
+  /** Set while the error is resolved: the time it was resolved (see `updateStatus`). */
+  reopenWatch?: string;
 }
 
-/** The error update: `known` = bounds read from the item (compare-and-set); undefined = fast path. */
-function errorUpdate(pid: number, e: ParsedEvent, receivedAt: string, newUser: boolean, known?: Bounds): TransactItem {
+/** How the error update treats the error's existence: either way, must exist, must be created. */
+type Existence = "any" | "existing" | "creating";
+
+/**
+ * The error update: `known` = bounds read from the item (compare-and-set); undefined = fast path.
+ * `existence` says what the fast path assumes about the item (see the module comment).
+ */
+function errorUpdate(pid: number, e: ParsedEvent, receivedAt: string, newUser: boolean, known?: Bounds, existence: Existence = "any"): TransactItem {
   const v: Record<string, unknown> = { ":one": 1, ":occ": e.occurredAt, ":rec": receivedAt };
   const names: Record<string, string> = {};
   const set: string[] = ["projectId = :pid", "errorId = :eid"];
@@ -64,7 +87,8 @@ function errorUpdate(pid: number, e: ParsedEvent, receivedAt: string, newUser: b
     );
     names["#status"] = "status";
     Object.assign(v, { ":unresolved": "unresolved", ":spk": errorsByStatusPk(pid, "unresolved"), ":fsk": firstSeenSk(e.occurredAt, e.errorId) });
-    condition = "attribute_not_exists(pk) OR (lastSeen <= :occ AND firstSeen <= :occ AND lastReceived <= :rec)";
+    const inOrder = "(lastSeen <= :occ AND firstSeen <= :occ AND lastReceived <= :rec AND attribute_not_exists(reopenWatch))";
+    condition = existence === "creating" ? "attribute_not_exists(pk)" : existence === "existing" ? `attribute_exists(pk) AND ${inOrder}` : `attribute_not_exists(pk) OR ${inOrder}`;
   } else {
     if (e.occurredAt >= known.lastSeen) latest();
     if (receivedAt > known.lastReceived) received();
@@ -72,10 +96,12 @@ function errorUpdate(pid: number, e: ParsedEvent, receivedAt: string, newUser: b
       set.push("firstSeen = :occ", "firstRelease = :frel", "gsi2sk = :fsk");
       Object.assign(v, { ":frel": e.release ?? "", ":fsk": firstSeenSk(e.occurredAt, e.errorId) });
     }
-    condition = "lastSeen = :kl AND firstSeen = :kf AND lastReceived = :kr";
-    Object.assign(v, { ":kl": known.lastSeen, ":kf": known.firstSeen, ":kr": known.lastReceived });
+    condition = `lastSeen = :kl AND firstSeen = :kf AND lastReceived = :kr AND ${known.reopenWatch ? "reopenWatch = :kw" : "attribute_not_exists(reopenWatch)"}`;
+    Object.assign(v, { ":kl": known.lastSeen, ":kf": known.firstSeen, ":kr": known.lastReceived, ":kw": known.reopenWatch });
   }
-  const update = `SET ${set.join(", ")} ADD eventsCount :one${newUser ? ", userCount :one" : ""}`;
+  // The first event after a resolution disarms the watch: it alone is the regression.
+  const remove = known?.reopenWatch ? " REMOVE reopenWatch" : "";
+  const update = `SET ${set.join(", ")}${remove} ADD eventsCount :one${newUser ? ", userCount :one" : ""}`;
   return {
     Update: {
       Key: errorKey(pid, e.errorId),
@@ -88,7 +114,7 @@ function errorUpdate(pid: number, e: ParsedEvent, receivedAt: string, newUser: b
   };
 }
 
-function eventPut(msg: IngestMessage, e: ParsedEvent, receivedAt: string): TransactItem {
+function eventPut(msg: IngestMessage, e: ParsedEvent, receivedAt: string, triggers: Trigger[]): TransactItem {
   const key = eventKey(msg.projectId, msg.eventId);
   return {
     Put: {
@@ -110,26 +136,63 @@ function eventPut(msg: IngestMessage, e: ParsedEvent, receivedAt: string): Trans
         gsi1sk: `${e.occurredAt}#${msg.eventId}`,
         ...dayBucket(receivedAt, key.pk),
         expireAt: expireAtFor(receivedAt),
+        ...(triggers.length ? { hookTriggers: triggers } : {}),
       },
       ConditionExpression: "attribute_not_exists(pk)",
     },
   };
 }
 
-export async function recordEvent(msg: IngestMessage, e: ParsedEvent, receivedAt: string): Promise<RecordResult> {
+/** A watched window's counter: fails at a threshold's count unless `passing` (the count read). */
+function windowUpdate(pid: number, e: ParsedEvent, receivedAt: string, window: Watch["windows"][number], passing?: number): TransactItem {
+  const start = windowStartOf(e.occurredAt, window.seconds);
+  const values: Record<string, unknown> = { ":x": expireAtFor(receivedAt), ":one": 1 };
+  let condition: string;
+  if (passing !== undefined) {
+    condition = "eventsCount = :n";
+    values[":n"] = passing;
+  } else {
+    window.thresholds.forEach((t, i) => (values[`:t${i}`] = t));
+    condition = `attribute_not_exists(eventsCount) OR NOT (eventsCount IN (${window.thresholds.map((_, i) => `:t${i}`).join(", ")}))`;
+  }
+  return {
+    Update: {
+      Key: { pk: errorKey(pid, e.errorId).pk, sk: `WIN#${window.seconds}#${start}` },
+      UpdateExpression: "SET expireAt = :x ADD eventsCount :one",
+      ConditionExpression: condition,
+      ExpressionAttributeValues: values,
+    },
+  };
+}
+
+export async function recordEvent(msg: IngestMessage, e: ParsedEvent, receivedAt: string, watch: Watch = NO_WATCH): Promise<Recorded> {
   const pid = msg.projectId;
   const user = e.user ? userKey(pid, e.errorId, keyHash(e.user)) : undefined;
   // Known users are the common case: one read avoids a transaction that would fail on the marker.
   let newUser = user ? !(await getItem(user.pk, user.sk)) : false;
   let known: Bounds | undefined;
   const tags = eventTags(msg.payload, e);
-  return transactUntilSettled<RecordResult>({
+  let existence: Existence = watch.detectNew ? "existing" : "any";
+  /** Per watched window: the count this event passes (a threshold crossed), once read. */
+  const passing = new Map<number, number>();
+  let windowsAt = 0;
+  const triggers = (): Trigger[] => {
+    const out: Trigger[] = [];
+    if (existence === "creating") out.push({ kind: "new_error", errorId: e.errorId });
+    if (known?.reopenWatch) out.push({ kind: "regression", errorId: e.errorId, resolvedAt: known.reopenWatch });
+    for (const w of watch.windows) {
+      const n = passing.get(w.seconds);
+      if (n !== undefined && w.thresholds.includes(n)) out.push({ kind: "threshold", errorId: e.errorId, windowSeconds: w.seconds, windowStart: windowStartOf(e.occurredAt, w.seconds), threshold: n });
+    }
+    return out;
+  };
+  return transactUntilSettled<Recorded>({
     build: () => {
-      const items = [eventPut(msg, e, receivedAt), errorUpdate(pid, e, receivedAt, newUser, known)];
+      const items = [eventPut(msg, e, receivedAt, triggers()), errorUpdate(pid, e, receivedAt, newUser, known, existence)];
       if (user && newUser) items.push({ Put: { Item: { ...user, expireAt: expireAtFor(receivedAt) }, ConditionExpression: "attribute_not_exists(pk)" } });
       // Refreshing the TTL keeps a returning user's marker alive as long as the error gets events.
       else if (user) items.push({ Update: { Key: user, UpdateExpression: "SET expireAt = :x", ExpressionAttributeValues: { ":x": expireAtFor(receivedAt) } } });
-      // Last, so the positions onCancel reads stay the same; it has no condition to fail.
+      // After the three above, so the positions onCancel reads stay the same; it has no condition to fail.
       items.push({
         Update: {
           Key: hourKey(pid, e.errorId, hourOf(e.occurredAt)),
@@ -147,18 +210,34 @@ export async function recordEvent(msg: IngestMessage, e: ParsedEvent, receivedAt
       });
       // The fast path's condition proves the event is the error's newest; a known older bound disproves it.
       items.push(...tagUpdates(pid, e.errorId, tags, e.occurredAt, receivedAt, !known || e.occurredAt >= known.lastSeen));
+      windowsAt = items.length;
+      for (const w of watch.windows) items.push(windowUpdate(pid, e, receivedAt, w, passing.get(w.seconds)));
       return items;
     },
-    onSuccess: () => "recorded",
-    onCancel: async ([event, error, marker]) => {
-      if (event === "ConditionalCheckFailed") return { done: "duplicate" };
+    onSuccess: () => ({ result: "recorded", triggers: triggers() }),
+    onCancel: async (codes) => {
+      const [event, error, marker] = codes;
+      if (event === "ConditionalCheckFailed") return { done: { result: "duplicate", triggers: await recordedTriggers(msg) } };
       if (marker === "ConditionalCheckFailed") newUser = false;
       if (error === "ConditionalCheckFailed") {
         const item = await getItem<Bounds>(errorKey(pid, e.errorId).pk, "ERROR");
-        // Gone (retention deleted it meanwhile): the fast path creates it again.
-        known = item ? { firstSeen: item.firstSeen, lastSeen: item.lastSeen, lastReceived: item.lastReceived } : undefined;
+        // Gone (retention deleted it meanwhile, or never there): the fast path creates it.
+        known = item ? { firstSeen: item.firstSeen, lastSeen: item.lastSeen, lastReceived: item.lastReceived, reopenWatch: item.reopenWatch } : undefined;
+        // With hooks watching, an absent error is created under `attribute_not_exists`: a new error.
+        existence = item ? "any" : watch.detectNew ? "creating" : "any";
+      }
+      for (const [i, w] of watch.windows.entries()) {
+        if (codes[windowsAt + i] !== "ConditionalCheckFailed") continue;
+        const counter = await getItem<{ eventsCount?: number }>(errorKey(pid, e.errorId).pk, `WIN#${w.seconds}#${windowStartOf(e.occurredAt, w.seconds)}`);
+        passing.set(w.seconds, counter?.eventsCount ?? 0);
       }
       return { retry: true };
     },
   });
+}
+
+/** The triggers the first delivery of this message wrote on its event item. */
+async function recordedTriggers(msg: IngestMessage): Promise<Trigger[]> {
+  const key = eventKey(msg.projectId, msg.eventId);
+  return (await getItem<{ hookTriggers?: Trigger[] }>(key.pk, key.sk))?.hookTriggers ?? [];
 }

@@ -5,24 +5,18 @@
  * lands in the dead-letter queue. Redelivery is harmless: every write is idempotent by event id.
  */
 import type { Context, SQSBatchResponse, SQSEvent } from "aws-lambda";
-import { describeError, log, withRequestId } from "../../platform/log.js";
+import { describeError, log } from "../../platform/log.js";
 import { PoisonMessageError, processMessage } from "../domain/process.js";
+import { processBatch } from "./batch.js";
 
-export async function handler(event: SQSEvent, _context?: Context): Promise<SQSBatchResponse> {
-  const failed: string[] = [];
-  await Promise.all(
-    event.Records.map((record) =>
-      withRequestId(record.messageId, async () => {
-        try {
-          await processMessage(record.body);
-        } catch (err) {
-          failed.push(record.messageId);
-          // Never log the body: it carries user data (e-mail and IP addresses).
-          if (err instanceof PoisonMessageError) log.warn("poison ingest message", { messageId: record.messageId, reason: err.message });
-          else log.error("ingest message failed", { messageId: record.messageId, ...describeError(err) });
-        }
-      }),
-    ),
+export function handler(event: SQSEvent, _context?: Context): Promise<SQSBatchResponse> {
+  return processBatch(
+    event,
+    (record) => processMessage(record.body),
+    (record, err) => {
+      // Never log the body: it carries user data (e-mail and IP addresses).
+      if (err instanceof PoisonMessageError) log.warn("poison ingest message", { messageId: record.messageId, reason: err.message });
+      else log.error("ingest message failed", { messageId: record.messageId, ...describeError(err) });
+    },
   );
-  return { batchItemFailures: failed.map((itemIdentifier) => ({ itemIdentifier })) };
 }

@@ -1,0 +1,239 @@
+/**
+ * Sending one delivery: claim it (one sender at a time, never after it succeeded), build the payload
+ * from the error and the triggering event as they are now, POST it through the guarded outbound
+ * client, and log the attempt (the hook's recent deliveries, GitLab's `WebHookLog`).
+ *
+ * | item                 | pk                        | sk        | gsi1pk / gsi1sk                          |
+ * |----------------------|---------------------------|-----------|------------------------------------------|
+ * | delivery (+ its log) | ETHOOKDELIVERY#<uuid>     | DELIVERY  | ETHOOKLOG#<hookId> / <createdAt>#<uuid>  |
+ *
+ * The delivery id is the item key, so the several queue messages a redelivered event produces meet on
+ * one item: the claim (a conditional update with a lease) lets one send; once `delivered`, every
+ * other copy is dropped. A crash after the receiver answered but before the item says so sends again
+ * (at least once; the receiver deduplicates by `X-Gitlab-Event-UUID`).
+ */
+import { gunzipSync } from "node:zlib";
+import { GSI1, getItem, isConditionFailure, nextId, queryPage, updateItem } from "../../platform/db/table.js";
+import { instanceConfig } from "../../platform/config.js";
+import { outboundFetch } from "../../platform/outbound/client.js";
+import { BlockedUrlError } from "../../platform/outbound/policy.js";
+import { outboundPolicy } from "../../identity/domain/settings.js";
+import { fullPathOf, type Project } from "../../hosting/domain/projects.js";
+import { errorKey, eventKey } from "../domain/keys.js";
+import type { ErrorItem } from "../domain/errors.js";
+import { titleOf } from "../http/views.js";
+import { hookToken, type HookRecord } from "./store.js";
+import type { Trigger } from "./triggers.js";
+
+export const HOOK_EVENT_HEADER = "Error Tracking Hook";
+/** Deliveries are listed for 7 days (GitLab keeps web hook logs as long), then DynamoDB's TTL drops them. */
+const LOG_DAYS = 7;
+/** A claim is held this long: longer than one attempt (timeout below) can take. */
+const LEASE_MS = 45_000;
+const REQUEST_TIMEOUT_MS = 10_000;
+const MAX_RESPONSE_BODY = 8 * 1024;
+
+export type DeliveryStatus = "sending" | "delivered" | "failed";
+
+export interface DeliveryRecord {
+  id: number;
+  deliveryId: string;
+  hookId: number;
+  projectId: number;
+  trigger: string;
+  url: string;
+  status: DeliveryStatus;
+  attempts: number;
+  requestHeaders?: Record<string, string>;
+  requestData?: string;
+  responseHeaders?: Record<string, string>;
+  responseBody?: string;
+  /** HTTP status as text, or GitLab's `internal error` when no answer came. */
+  responseStatus?: string;
+  executionDuration?: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+const deliveryKey = (deliveryId: string) => ({ pk: `ETHOOKDELIVERY#${deliveryId}`, sk: "DELIVERY" });
+const hookLogPk = (hookId: number) => `ETHOOKLOG#${hookId}`;
+
+/** The hook's deliveries, newest first (one Query of its log index). */
+export function listDeliveries(hookId: number, offset: number, limit: number) {
+  return queryPage<DeliveryRecord>({ index: GSI1, pk: hookLogPk(hookId), offset, limit });
+}
+
+/**
+ * Takes the delivery for one attempt. `undefined` when it was delivered already or another sender
+ * holds it: that copy of the message is done (the holder's own message carries the retries).
+ */
+export async function claimDelivery(d: { deliveryId: string; hookId: number; projectId: number; trigger: string; url: string }, now = Date.now()): Promise<DeliveryRecord | undefined> {
+  const at = new Date(now).toISOString();
+  const key = deliveryKey(d.deliveryId);
+  const existing = await getItem<DeliveryRecord>(key.pk, key.sk);
+  if (existing?.status === "delivered") return undefined;
+  // Numbered once, when first claimed (GitLab's log ids are integers).
+  const id = existing?.id ?? (await nextId("web_hook_logs"));
+  try {
+    return (await updateItem({
+      ...key,
+      update:
+        "SET leaseUntil = :lease, #st = :sending, updatedAt = :at, id = if_not_exists(id, :id), deliveryId = :did, hookId = :hid, projectId = :pid, #trigger = :trigger, #url = :url, createdAt = if_not_exists(createdAt, :at), gsi1pk = :log, gsi1sk = if_not_exists(gsi1sk, :logsk), expireAt = :exp ADD attempts :one",
+      condition: "attribute_not_exists(pk) OR (#st <> :delivered AND (attribute_not_exists(leaseUntil) OR leaseUntil < :now))",
+      names: { "#st": "status", "#trigger": "trigger", "#url": "url" },
+      values: {
+        ":lease": now + LEASE_MS,
+        ":now": now,
+        ":sending": "sending",
+        ":delivered": "delivered",
+        ":at": at,
+        ":id": id,
+        ":did": d.deliveryId,
+        ":hid": d.hookId,
+        ":pid": d.projectId,
+        ":trigger": d.trigger,
+        ":url": d.url,
+        ":log": hookLogPk(d.hookId),
+        ":logsk": `${at}#${d.deliveryId}`,
+        ":exp": Math.floor(now / 1000) + LOG_DAYS * 86_400,
+        ":one": 1,
+      },
+    })) as unknown as DeliveryRecord;
+  } catch (err) {
+    if (isConditionFailure(err)) return undefined;
+    throw err;
+  }
+}
+
+export interface AttemptResult {
+  ok: boolean;
+  /** Worth trying again (no answer, 5xx, 429); a 4xx or a blocked URL is final. */
+  retryable: boolean;
+  status: string;
+}
+
+async function finishAttempt(deliveryId: string, status: DeliveryStatus, log: Omit<DeliveryRecord, "id" | "deliveryId" | "hookId" | "projectId" | "trigger" | "url" | "status" | "attempts" | "createdAt" | "updatedAt">) {
+  const values: Record<string, unknown> = { ":st": status, ":at": new Date().toISOString() };
+  const sets = ["#st = :st", "updatedAt = :at"];
+  for (const [k, v] of Object.entries(log)) {
+    if (v === undefined) continue;
+    sets.push(`${k} = :${k}`);
+    values[`:${k}`] = v;
+  }
+  await updateItem({ ...deliveryKey(deliveryId), update: `SET ${sets.join(", ")} REMOVE leaseUntil`, names: { "#st": "status" }, values });
+}
+
+/** The triggering event as the payload shows it (nothing an SDK did not send). */
+function eventSummary(eventId: string, item: { occurredAt?: string; receivedAt?: string; environment?: string; level?: string; release?: string; payloadGz?: Uint8Array } | undefined) {
+  if (!item) return { event_id: eventId };
+  let payload: Record<string, any> = {};
+  try {
+    payload = item.payloadGz ? JSON.parse(gunzipSync(item.payloadGz).toString("utf8")) : {};
+  } catch {
+    payload = {};
+  }
+  const exception = payload.exception?.values?.[payload.exception.values.length - 1];
+  return {
+    event_id: eventId,
+    timestamp: item.occurredAt ?? null,
+    received_at: item.receivedAt ?? null,
+    level: item.level ?? null,
+    environment: item.environment ?? null,
+    release: item.release ?? null,
+    platform: typeof payload.platform === "string" ? payload.platform : null,
+    message: exception ? `${exception.type ?? "Error"}: ${exception.value ?? ""}` : (payload.logentry?.formatted ?? payload.message?.formatted ?? (typeof payload.message === "string" ? payload.message : null)),
+    sdk: payload.sdk?.name ? { name: String(payload.sdk.name), version: String(payload.sdk.version ?? "") } : null,
+  };
+}
+
+export function originOf(hook: HookRecord): string {
+  return (instanceConfig().externalUrl ?? hook.origin).replace(/\/$/, "");
+}
+
+/** `object_kind: "error_tracking"` (the JSON schema kept with the tests pins it). */
+export function buildPayload(hook: HookRecord, project: Project, error: ErrorItem | undefined, eventId: string, eventItem: Parameters<typeof eventSummary>[1], trigger: Trigger | { kind: "test" }) {
+  const origin = originOf(hook);
+  const path = fullPathOf(project);
+  const errorId = "errorId" in trigger ? trigger.errorId : error?.errorId;
+  return {
+    object_kind: "error_tracking",
+    event_type: trigger.kind,
+    trigger:
+      trigger.kind === "threshold"
+        ? { kind: trigger.kind, threshold: trigger.threshold, window_seconds: trigger.windowSeconds, window_start: trigger.windowStart }
+        : trigger.kind === "regression"
+          ? { kind: trigger.kind, resolved_at: trigger.resolvedAt }
+          : { kind: trigger.kind },
+    project: { id: project.id, name: project.name, path_with_namespace: path, web_url: `${origin}/${path}` },
+    error: {
+      id: errorId ?? null,
+      title: error ? titleOf(error) : null,
+      culprit: error?.actor ?? null,
+      status: error?.status ?? null,
+      count: error?.eventsCount ?? 0,
+      user_count: error?.userCount ?? 0,
+      first_seen: error?.firstSeen ?? null,
+      last_seen: error?.lastSeen ?? null,
+      url: errorId !== undefined ? `${origin}/${path}/-/error_tracking/${errorId}/details` : null,
+    },
+    event: eventSummary(eventId, eventItem),
+  };
+}
+
+/** The error and the triggering event as stored now; undefined when the event is not (or no longer) there. */
+export async function triggerContext(projectId: number, errorId: number, eventId: string) {
+  const ek = errorKey(projectId, errorId);
+  const vk = eventKey(projectId, eventId);
+  const [error, event] = await Promise.all([getItem<ErrorItem>(ek.pk, ek.sk), getItem<Parameters<typeof eventSummary>[1] & object>(vk.pk, vk.sk)]);
+  return { error, event };
+}
+
+/** POSTs `payload` to the hook through the outbound filter; logs the attempt on the delivery item. */
+export async function attempt(hook: HookRecord, deliveryId: string, payload: unknown): Promise<AttemptResult> {
+  const body = JSON.stringify(payload);
+  const headers: Record<string, string> = {
+    "Content-Type": "application/json",
+    "User-Agent": "GitLab/16.11.0-forgeline",
+    "X-Gitlab-Event": HOOK_EVENT_HEADER,
+    "X-Gitlab-Event-UUID": deliveryId,
+    "X-Gitlab-Webhook-UUID": deliveryId,
+    "X-Gitlab-Instance": originOf(hook),
+    "Idempotency-Key": deliveryId,
+  };
+  const token = hookToken(hook);
+  if (token) headers["X-Gitlab-Token"] = token;
+  // What the log shows: the token masked, as GitLab shows it.
+  const logged = { ...headers, ...(token ? { "X-Gitlab-Token": "[REDACTED]" } : {}) };
+  const started = Date.now();
+  let result: AttemptResult;
+  let response: { headers?: Record<string, string>; body?: string } = {};
+  try {
+    const res = await outboundFetch(hook.url, { method: "POST", headers, body, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) }, await outboundPolicy());
+    const text = await res.text().catch(() => "");
+    response = { headers: Object.fromEntries(res.headers), body: text.slice(0, MAX_RESPONSE_BODY) };
+    const ok = res.status >= 200 && res.status < 300;
+    result = { ok, retryable: !ok && (res.status >= 500 || res.status === 429), status: String(res.status) };
+  } catch (err) {
+    const blocked = err instanceof BlockedUrlError;
+    result = { ok: false, retryable: !blocked, status: "internal error" };
+    response = { body: blocked ? err.message : "no answer" };
+  }
+  await finishAttempt(deliveryId, result.ok ? "delivered" : "failed", {
+    requestHeaders: logged,
+    requestData: body,
+    responseHeaders: response.headers ?? {},
+    responseBody: response.body ?? "",
+    responseStatus: result.status,
+    executionDuration: (Date.now() - started) / 1000,
+  });
+  return result;
+}
+
+/** A test delivery (`POST …/hooks/:hook_id/test/error_tracking_events`): the project's latest error, or a sample. */
+export async function testDelivery(hook: HookRecord, project: Project, sample: { error?: ErrorItem; eventId?: string; event?: Parameters<typeof eventSummary>[1] }): Promise<AttemptResult> {
+  const deliveryId = crypto.randomUUID();
+  const claimed = await claimDelivery({ deliveryId, hookId: hook.id, projectId: project.id, trigger: "error_tracking_events", url: hook.url });
+  if (!claimed) throw new Error("a fresh delivery id was taken");
+  const payload = buildPayload(hook, project, sample.error, sample.eventId ?? "00000000000000000000000000000000", sample.event, { kind: "test" });
+  return attempt(hook, deliveryId, payload);
+}

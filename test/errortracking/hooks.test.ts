@@ -1,0 +1,141 @@
+/**
+ * Alerts by webhook, end to end on a private runtime (`hooks/harness.ts`): project hooks with
+ * `error_tracking_events`, a receiver on loopback, ingest messages on the real queue (three copies of
+ * each, as SQS may redeliver), the consumer's triggers, the hook queue and its worker, retries with
+ * backoff, the deliveries view and the test trigger; then the real `@sentry/node` driving the
+ * triggers through the collector (Python's `sentry_sdk`: test/clients/sentry-python-hooks.test.ts).
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { waitFor } from "./thirdparty-support.js";
+import { exceptionEvent, message } from "./support.js";
+import { expectValidPayload, startHookHarness, type HookHarness } from "./hooks/harness.js";
+
+let h: HookHarness;
+let base: string;
+let project: HookHarness["project"];
+let ui: string;
+let hooksPath: string;
+
+beforeAll(async () => {
+  h = await startHookHarness();
+  ({ base, project, ui, hooksPath } = h);
+  // Refused until the administrator allows local requests (GitLab's default).
+  const refused = await h.call("POST", hooksPath, { url: h.receiver.url("/refused"), error_tracking_events: true });
+  expect(refused).toMatchObject({ status: 400, body: { message: { url: ["is blocked: Requests to localhost are not allowed"] } } });
+  await h.allowLocalRequests();
+}, 180_000);
+
+afterAll(async () => {
+  await h?.stop();
+});
+
+describe("project hooks API", () => {
+  it("creates, lists, edits and deletes hooks as GitLab does, and never returns the token", async () => {
+    const created = await h.call("POST", hooksPath, { url: h.receiver.url("/crud"), token: "do-not-show", push_events: false, error_tracking_events: "true", error_tracking_events_threshold: 10, error_tracking_events_window: 300 });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ url: h.receiver.url("/crud"), project_id: project.id, push_events: false, error_tracking_events: true, enable_ssl_verification: true, error_tracking_events_threshold: 10, error_tracking_events_window: 300 });
+    expect(created.text).not.toContain("do-not-show");
+    expect(created.body).not.toHaveProperty("token");
+    const id = created.body.id as number;
+    const edited = await h.call("PUT", `${hooksPath}/${id}`, { issues_events: true, error_tracking_events_threshold: 0 });
+    expect(edited.body).toMatchObject({ id, issues_events: true, push_events: false, error_tracking_events_threshold: null });
+    expect((await h.call("GET", `${hooksPath}/${id}`)).body).toEqual(edited.body);
+    expect((await h.call("GET", hooksPath)).body.map((h: { id: number }) => h.id)).toContain(id);
+    expect((await h.call("PUT", `${hooksPath}/${id}`, { error_tracking_events_window: 7 })).status).toBe(400);
+    expect((await h.call("POST", hooksPath, { token: "x" })).body).toEqual({ error: "url is missing" });
+    expect((await h.call("POST", hooksPath, { url: "ftp://example.com/x" })).body).toEqual({ message: { url: ["is blocked: Only allowed schemes are http, https"] } });
+    expect((await h.call("DELETE", `${hooksPath}/${id}`)).status).toBe(204);
+    expect((await h.call("GET", `${hooksPath}/${id}`)).status).toBe(404);
+  });
+});
+
+describe("error tracking hooks fire once per trigger", () => {
+  it("a new error: one delivery per hook under 3× redelivery, with GitLab's headers and a payload the schema accepts; nothing for a hook whose flag is off", async () => {
+    const on = await h.addHook("/new");
+    await h.addHook("/off", { error_tracking_events: false });
+    const msg = message(project.id, exceptionEvent({ type: "NewError", value: "first of its kind", fn: "newOne" }));
+    await h.sendThrice([msg]);
+    const got = await h.deliveriesAt("/new", 1);
+    expect(got).toHaveLength(1);
+    expect(h.receiver.at("/off")).toHaveLength(0);
+    const [d] = got;
+    expect(d!.headers).toMatchObject({ "x-gitlab-event": "Error Tracking Hook", "x-gitlab-token": "secret-/new", "content-type": "application/json" });
+    expect(d!.headers["x-gitlab-event-uuid"]).toMatch(/^[0-9a-f-]{36}$/);
+    expectValidPayload(d!.body);
+    expect(d!.body).toMatchObject({
+      object_kind: "error_tracking",
+      event_type: "new_error",
+      project: { id: project.id, path_with_namespace: project.path_with_namespace, web_url: `${base}/${project.path_with_namespace}` },
+      error: { title: "NewError: first of its kind", count: 1, status: "unresolved" },
+      event: { event_id: msg.eventId, environment: "dev" },
+    });
+    expect(d!.body.error.url).toBe(`${base}${ui}/${d!.body.error.id}/details`);
+    // The recent deliveries: status, response code, time — and the token masked.
+    const events = await h.call("GET", `${hooksPath}/${on.id}/events`);
+    expect(events.body).toEqual([
+      expect.objectContaining({ trigger: "error_tracking_events", response_status: "200", status: "delivered", attempts: 1, delivery_id: d!.headers["x-gitlab-event-uuid"], created_at: expect.any(String) }),
+    ]);
+    expect(events.body[0].request_headers["X-Gitlab-Token"]).toBe("[REDACTED]");
+    await h.call("PUT", `${hooksPath}/${on.id}`, { error_tracking_events: false });
+  });
+
+  it("a regression: the first events after resolving fire once, later ones not", async () => {
+    await h.addHook("/regression");
+    const first = message(project.id, exceptionEvent({ type: "Regressing", value: "comes back", fn: "back" }));
+    await h.sendThrice([first]);
+    const [created] = await h.deliveriesAt("/regression", 1);
+    const errorId = created!.body.error.id as number;
+    expect((await h.call("PUT", `${ui}/${errorId}.json`, { status: "resolved" })).status).toBe(200);
+    const again = [1, 2, 3].map(() => message(project.id, exceptionEvent({ type: "Regressing", value: "comes back", fn: "back" })));
+    await h.sendThrice(again);
+    const got = await h.deliveriesAt("/regression", 2);
+    expect(got.map((r) => r.body.event_type)).toEqual(["new_error", "regression"]);
+    expectValidPayload(got[1]!.body);
+    expect(got[1]!.body).toMatchObject({ error: { id: errorId, status: "resolved" }, trigger: { kind: "regression", resolved_at: expect.any(String) } });
+    expect(again.map((m) => m.eventId)).toContain(got[1]!.body.event.event_id);
+  });
+
+  it("a threshold: the event that takes an error past N events in the window fires, once", async () => {
+    await h.addHook("/threshold", { error_tracking_events_threshold: 3, error_tracking_events_window: 86400 });
+    const burst = [1, 2, 3, 4, 5].map(() => message(project.id, exceptionEvent({ type: "Bursty", value: "many", fn: "burst" })));
+    await h.sendThrice(burst);
+    const got = await h.deliveriesAt("/threshold", 2);
+    expect(got.map((r) => r.body.event_type).sort()).toEqual(["new_error", "threshold"]);
+    const crossing = got.find((r) => r.body.event_type === "threshold")!;
+    expectValidPayload(crossing.body);
+    expect(crossing.body.trigger).toMatchObject({ kind: "threshold", threshold: 3, window_seconds: 86400 });
+    expect(crossing.body.error.count).toBeGreaterThanOrEqual(4);
+  });
+
+  it("retries after the receiver answers 500, with the same delivery id, until it takes it", async () => {
+    const hook = await h.addHook("/flaky");
+    h.receiver.failNext("/flaky", 2);
+    await h.sendThrice([message(project.id, exceptionEvent({ type: "Flaky", value: "receiver down", fn: "flaky" }))]);
+    const got = await waitFor(async () => h.receiver.at("/flaky"), (r) => r.some((x) => x.answered === 200), 150);
+    await h.own.runtime.settle();
+    expect(h.receiver.at("/flaky").map((r) => r.answered)).toEqual([500, 500, 200]);
+    expect(new Set(got.map((r) => r.headers["x-gitlab-event-uuid"])).size).toBe(1);
+    const [log] = (await h.call("GET", `${hooksPath}/${hook.id}/events`)).body;
+    expect(log).toMatchObject({ status: "delivered", response_status: "200", attempts: 3 });
+  });
+
+  it("the test trigger sends now and says what the receiver answered", async () => {
+    const hook = await h.addHook("/test-trigger");
+    const ok = await h.call("POST", `${hooksPath}/${hook.id}/test/error_tracking_events`);
+    expect(ok).toMatchObject({ status: 201, body: { message: "201 Created" } });
+    const [d] = h.receiver.at("/test-trigger");
+    expectValidPayload(d!.body);
+    expect(d!.body).toMatchObject({ object_kind: "error_tracking", event_type: "test" });
+    h.receiver.failNext("/test-trigger", 1);
+    expect(await h.call("POST", `${hooksPath}/${hook.id}/test/error_tracking_events`)).toMatchObject({ status: 422, body: { message: "Hook execution failed: 500" } });
+    expect((await h.call("POST", `${hooksPath}/${hook.id}/test/push_events`)).status).toBe(400);
+    const logs = (await h.call("GET", `${hooksPath}/${hook.id}/events`)).body;
+    expect(logs.map((l: { response_status: string }) => l.response_status)).toEqual(["500", "200"]);
+  });
+});
+
+describe("a real SDK drives the triggers", () => {
+  it("@sentry/node: a new error, a threshold, then a regression", async () => {
+    await h.sdkDrivesTriggers(process.execPath, "node-app.mjs", "RangeError");
+  });
+});
