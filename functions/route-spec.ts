@@ -28,6 +28,11 @@ export interface WorkerSpec {
    * host; locally it shares the API's port, so these are the paths sent to it there.
    */
   paths?: string[];
+  /**
+   * For url: the response is streamed (Lambda response streaming) and may run up to Lambda's 15
+   * minutes, for answers larger than a buffered invocation returns (git packs).
+   */
+  streaming?: boolean;
 }
 
 /** Entries whose modules live under `functions/<dir>/`: `routesIn("web/http")("GET", "/", "home")`. */

@@ -87,7 +87,6 @@ describe("files read at run time", () => {
 describe("workers", () => {
   it("the route table's workers fit their slots", () => {
     expect(() => singleWorker(workers, "queue")).not.toThrow();
-    expect(() => singleWorker(workers, "url")).not.toThrow();
     for (const w of workersOfKind(workers, "cron")) expect(() => cronSchedule(w)).not.toThrow();
   });
 
