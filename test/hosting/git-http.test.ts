@@ -10,9 +10,12 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { api, baseUrl, newUser, unique } from "../support/api.js";
-import { fsck, repoPaths } from "../support/git.js";
+import { adminToken, api, baseUrl, newUser, unique } from "../support/api.js";
+import { commitSubjects, fsck, git as gitAt, repoPaths } from "../support/git.js";
 import { updateItem } from "../../functions/platform/db/table.js";
+import { replicaChecksums } from "../../functions/hosting/domain/git/checksum.js";
+import { hashedRelativePath } from "../../functions/hosting/domain/git/storage.js";
+import { scheduleMove, waitForMove } from "../moves/support.js";
 
 const run = promisify(execFile);
 const READ_ONLY = "The repository is temporarily read-only. Please try again later.";
@@ -259,5 +262,118 @@ describe("the one write path", () => {
       await setReadOnly(project.id, false);
     }
     expect((await api("GET", `/api/v4/projects/${project.id}/repository/branches/main`, { token: owner.token })).body.commit.id).toBe(before);
+  });
+
+  it("a push racing API commits loses neither: other branches both land, the same branch is a fast-forward or a rejection", async () => {
+    const project = await newProject(owner.token);
+    const work = dir("race");
+    await gitOk(["clone", "-q", withToken(project.http_url_to_repo, owner.token), work]);
+    for (let i = 0; i < 3; i++) await commitFile(work, `push-${i}.txt`, `${i}\n`, `pushed ${i}`);
+    const pushed = (await gitOk(["rev-parse", "HEAD"], work)).stdout.trim();
+    const apiCommits = async (branch: string, n: number) => {
+      const ids: string[] = [];
+      for (let i = 0; i < n; i++) {
+        const res = await api("POST", `/api/v4/projects/${project.id}/repository/commits`, {
+          token: owner.token,
+          body: { branch, commit_message: `api ${branch} ${i}`, actions: [{ action: "create", file_path: `api-${branch}-${i}.txt`, content: `${i}` }] },
+        });
+        expect(res.status, res.text).toBe(201);
+        ids.push(res.body.id);
+      }
+      return ids;
+    };
+    const [push, apiIds] = await Promise.all([git(["push", "origin", "HEAD:refs/heads/pushed", "HEAD:refs/heads/main"], work), apiCommits("main", 4)]);
+    const repo = repoPaths("default", "project", project.id)[0]!;
+    // Every API commit is on main.
+    const mainLog = gitAt(repo, "log", "--format=%H", "main").trim().split("\n");
+    for (const id of apiIds) expect(mainLog).toContain(id);
+    // The push landed `pushed` in full; main took it if it was first, else git reported the rejection.
+    expect(gitAt(repo, "rev-parse", "pushed").trim()).toBe(pushed);
+    if (mainLog.includes(pushed)) expect(push.stderr).not.toMatch(/rejected/);
+    else expect(push.stderr).toMatch(/rejected|failed to push/);
+    fsck(repo);
+  });
+});
+
+describe("replicas and storage moves", () => {
+  it("keeps every replica of a cluster storage in step: same checksum, git fsck clean", async () => {
+    const project = await newProject(adminToken(), { repository_storage: "cluster" });
+    const work = dir("cluster");
+    await gitOk(["clone", "-q", withToken(project.http_url_to_repo, adminToken()), work]);
+    // Enough objects for git to keep a pack (over transfer.unpackLimit) as well as loose ones.
+    for (let i = 0; i < 3; i++) await commitFile(work, `f${i}.txt`, `${i}\n`);
+    await gitOk(["push", "-q", "origin", "main"], work);
+    for (let i = 0; i < 120; i++) writeFileSync(join(work, `bulk-${i}.txt`), `bulk ${i} ${"x".repeat(i)}\n`);
+    await gitOk(["add", "."], work);
+    await gitOk(["commit", "-q", "-m", "bulk"], work);
+    await gitOk(["push", "-q", "origin", "main", "main:refs/heads/copy", "main:refs/tags/v1"], work);
+    await gitOk(["push", "-q", "origin", "--delete", "copy"], work);
+    const sums = await replicaChecksums("cluster", hashedRelativePath("project", project.id));
+    expect(sums).toHaveLength(3);
+    expect(new Set(sums).size).toBe(1);
+    const head = (await gitOk(["rev-parse", "HEAD"], work)).stdout.trim();
+    for (const copy of repoPaths("cluster", "project", project.id)) {
+      fsck(copy);
+      expect(gitAt(copy, "rev-parse", "main").trim()).toBe(head);
+      expect(gitAt(copy, "for-each-ref", "--format=%(refname)").trim().split("\n")).toEqual(["refs/heads/main", "refs/tags/v1"]);
+    }
+  });
+
+  it("serves the same clone URL after a storage move, for fetch and push", async () => {
+    const project = await newProject(adminToken(), { repository_storage: "default" });
+    const url = withToken(project.http_url_to_repo, adminToken());
+    const work = dir("moved");
+    await gitOk(["clone", "-q", url, work]);
+    await commitFile(work, "before.txt", "before\n", "before the move");
+    await gitOk(["push", "-q", "origin", "main"], work);
+    const move = await scheduleMove({ baseUrl: baseUrl(), token: adminToken() }, "project", project.id, "secondary");
+    expect((await waitForMove({ baseUrl: baseUrl(), token: adminToken() }, "project", move.id)).state).toBe("finished");
+
+    await gitOk(["fetch", "-q", "origin"], work);
+    await commitFile(work, "after.txt", "after\n", "after the move");
+    await gitOk(["push", "-q", "origin", "main"], work);
+    const fresh = dir("moved-fresh");
+    await gitOk(["clone", "-q", url, fresh]);
+    expect((await gitOk(["log", "--format=%s", "-3"], fresh)).stdout.trim().split("\n")).toEqual(["after the move", "before the move", "Initial commit"]);
+    for (const copy of repoPaths("secondary", "project", project.id)) expect(commitSubjects(copy)[0]).toBe("after the move");
+  });
+});
+
+describe("wikis and snippets", () => {
+  it("clones and pushes project and group wikis, personal and project snippets", async () => {
+    const project = await newProject(owner.token);
+    expect((await api("POST", `/api/v4/projects/${project.id}/wikis`, { token: owner.token, body: { title: "Home", content: "project home" } })).status).toBe(201);
+    const projectWiki = dir("project-wiki");
+    await gitOk(["clone", "-q", withToken(`${project.web_url}.wiki.git`, owner.token), projectWiki]);
+    await commitFile(projectWiki, "Pushed.md", "from git\n");
+    await gitOk(["push", "-q", "origin", "main"], projectWiki);
+    const page = await api("GET", `/api/v4/projects/${project.id}/wikis/Pushed`, { token: owner.token });
+    expect(page).toMatchObject({ status: 200, body: { content: "from git\n", format: "markdown" } });
+
+    const group = await api("POST", "/api/v4/groups", { token: owner.token, body: { name: "Git wiki", path: unique("gw") } });
+    expect(group.status, group.text).toBe(201);
+    expect((await api("POST", `/api/v4/groups/${group.body.id}/wikis`, { token: owner.token, body: { title: "Start", content: "group start" } })).status).toBe(201);
+    const groupWiki = dir("group-wiki");
+    await gitOk(["clone", "-q", withToken(`${baseUrl()}/${group.body.full_path}.wiki.git`, owner.token), groupWiki]);
+    expect((await gitOk(["show", "HEAD:Start.md"], groupWiki)).stdout).toBe("group start");
+
+    const snippet = await api("POST", "/api/v4/snippets", { token: owner.token, body: { title: "s", visibility: "private", files: [{ file_path: "hello.txt", content: "hello\n" }] } });
+    expect(snippet.status, snippet.text).toBe(201);
+    expect(snippet.body.http_url_to_repo).toBe(`${baseUrl()}/snippets/${snippet.body.id}.git`);
+    const snippetWork = dir("snippet");
+    await gitOk(["clone", "-q", withToken(snippet.body.http_url_to_repo, owner.token), snippetWork]);
+    await commitFile(snippetWork, "hello.txt", "changed\n");
+    await gitOk(["push", "-q", "origin", "main"], snippetWork);
+    const raw = await api("GET", `/api/v4/snippets/${snippet.body.id}/files/main/hello.txt/raw`, { token: owner.token });
+    expect(raw.text).toBe("changed\n");
+    // Another user's private snippet is absent.
+    expect((await git(["ls-remote", withToken(snippet.body.http_url_to_repo, (await newUser()).token)])).stderr).toMatch(/not found/);
+
+    const projectSnippet = await api("POST", `/api/v4/projects/${project.id}/snippets`, { token: owner.token, body: { title: "ps", visibility: "private", files: [{ file_path: "p.txt", content: "p\n" }] } });
+    expect(projectSnippet.status, projectSnippet.text).toBe(201);
+    expect(projectSnippet.body.http_url_to_repo).toBe(`${baseUrl()}/${project.path_with_namespace}/snippets/${projectSnippet.body.id}.git`);
+    const projectSnippetWork = dir("project-snippet");
+    await gitOk(["clone", "-q", withToken(projectSnippet.body.http_url_to_repo, owner.token), projectSnippetWork]);
+    expect((await gitOk(["show", "HEAD:p.txt"], projectSnippetWork)).stdout).toBe("p\n");
   });
 });
