@@ -17,7 +17,6 @@ import { findToken, hashToken, recordTokenUse } from "../../identity/domain/toke
 import { createApp } from "../../platform/http/app.js";
 import { ApiError } from "../../platform/http/errors.js";
 import { describeError, log } from "../../platform/log.js";
-import { READ_ONLY_MESSAGE } from "../domain/write-path.js";
 import { tokenUsableForGit } from "./access.js";
 import { GIT_HTTP_PATHS } from "./routes.js";
 import { gitRedirectTarget, parseGitPath, type GitService } from "./paths.js";
@@ -102,11 +101,11 @@ async function serve(c: Context): Promise<Response> {
     return toResponse(answer);
   } catch (err) {
     if (err instanceof Unauthenticated) return toResponse(challenge());
-    if (err instanceof ApiError && err.status === 409) {
-      const message = err.body && typeof err.body === "object" && "message" in err.body ? String(err.body.message) : READ_ONLY_MESSAGE;
-      return toResponse(plain(409, message, err.headers));
+    // The write path's refusals (409 busy, 404 gone meanwhile) in git's terms: text it prints.
+    if (err instanceof ApiError) {
+      const message = err.body && typeof err.body === "object" && "message" in err.body ? String(err.body.message) : "Not Found";
+      return toResponse(plain(err.status, message, err.headers));
     }
-    if (err instanceof ApiError) throw err;
     log.error("git http request failed", { path: url.pathname, ...describeError(err) });
     return toResponse(plain(503, "The repository could not be served right now. Please try again.", { "Retry-After": "5" }));
   }
@@ -119,14 +118,24 @@ export function mount(app: Hono): void {
   app.post(receivePack, serve);
 }
 
-let lambdaHandler: ReturnType<typeof streamHandle> | undefined;
+/**
+ * Lambda's Node runtime provides `awslambda.streamifyResponse`; elsewhere the module only mounts.
+ * (The AWS SDK creates an empty `awslambda` object anywhere, so the function itself is what tells.)
+ */
+const onLambda = typeof (globalThis as { awslambda?: { streamifyResponse?: unknown } }).awslambda?.streamifyResponse === "function";
 
-/** Lambda entry (function URL with response streaming). The app is built on first use, once per instance. */
-export const handler: ReturnType<typeof streamHandle> = (event, responseStream, context) => {
-  if (!lambdaHandler) {
-    const app = createApp();
-    mount(app);
-    lambdaHandler = streamHandle(app);
-  }
-  return lambdaHandler(event, responseStream, context);
-};
+function lambdaApp(): Hono {
+  const app = createApp();
+  mount(app);
+  return app;
+}
+
+/**
+ * Lambda entry (function URL with response streaming). Lambda recognises a streaming handler by the
+ * mark `awslambda.streamifyResponse` puts on it, so it is made when the module loads.
+ */
+export const handler: ReturnType<typeof streamHandle> = onLambda
+  ? streamHandle(lambdaApp())
+  : () => {
+      throw new Error("The Git HTTP handler streams its responses: it runs on Lambda (or isolated mode), not called directly.");
+    };

@@ -162,8 +162,6 @@ function push(grant: RepositoryGrant, backendRequest: (gitdir: string) => Backen
       const paths = replicaPaths(location.storage, location.relativePath);
       await withRepositoryMutex(paths[0]!, async () => {
         const writer = currentWriter();
-        // The lease was taken a moment ago; proving it is still ours costs one conditional update.
-        await writer?.fence?.();
         const response = await runBackend(backendRequest(paths[0]!));
         let settle!: () => void;
         const inStep = new Promise<void>((resolve) => (settle = resolve));
@@ -172,10 +170,12 @@ function push(grant: RepositoryGrant, backendRequest: (gitdir: string) => Backen
         try {
           await response.exited;
           await mirrorToReplicas(paths);
-          await writer?.fence?.().catch((err: unknown) => log.error("push outlived its write lease", { ...grant.container, ...describeError(err) }));
         } finally {
           settle();
         }
+        // git moved the refs itself, so the lease could not fence them (see the README's limits): a
+        // lease lost meanwhile (the heartbeat failed for a whole term) is at least reported.
+        await writer?.fence?.().catch((err: unknown) => log.error("push outlived its write lease", { ...grant.container, ...describeError(err) }));
       });
     });
     write.catch((err: unknown) => {
