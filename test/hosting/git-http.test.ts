@@ -230,7 +230,7 @@ describe("the one write path", () => {
     try {
       const refused = await git(["push", "origin", "main"], work);
       expect(refused.ok).toBe(false);
-      expect(refused.stderr).toContain(READ_ONLY);
+      expect(refused.stderr).toContain(`remote error: ${READ_ONLY}`);
       // Clones and fetches go on meanwhile: a move only stops writes.
       expect((await git(["fetch", "-q", "origin"], work)).ok).toBe(true);
     } finally {
@@ -257,7 +257,8 @@ describe("the one write path", () => {
     try {
       const refused = await pushing;
       expect(refused.ok).toBe(false);
-      expect(refused.stderr).toContain(READ_ONLY);
+      expect(refused.stderr).toContain(`remote: ${READ_ONLY}`);
+      expect(refused.stderr).toContain(`[remote rejected] main -> main (${READ_ONLY})`);
     } finally {
       await setReadOnly(project.id, false);
     }
