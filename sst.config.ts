@@ -31,6 +31,7 @@ export default $config({
     return {
       api: http.api.url,
       ingest: http.ingest?.url,
+      git: http.gitHttp?.url,
       table: storage.table.name,
       queue: queues.ingestQueue.url,
       stateMachine: jobs.storageMoveMachine?.properties.arn,

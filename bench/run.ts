@@ -69,7 +69,7 @@ async function main() {
       });
     }
     // `moves` last: it moves the other benchmarks' repositories off their storages.
-    for (const name of ["ingest", "errortracking", "hooks", "academic", "backup", "bundles", "keyset", "moves"]) {
+    for (const name of ["ingest", "errortracking", "hooks", "academic", "backup", "bundles", "keyset", "git-http", "moves"]) {
       if (only && !only.includes(name)) continue;
       const file = resolve(import.meta.dirname, `${name}.ts`);
       if (!existsSync(file)) continue;

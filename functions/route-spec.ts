@@ -30,6 +30,11 @@ export interface WorkerSpec {
   paths?: string[];
   /** For queue: the queue it consumes (default `IngestQueue`); each queue has one consumer. */
   queue?: QueueName;
+  /**
+   * For url: the response is streamed (Lambda response streaming) and may run up to Lambda's 15
+   * minutes, for answers larger than a buffered invocation returns (git packs).
+   */
+  streaming?: boolean;
 }
 
 export type QueueName = "IngestQueue" | "HookQueue";

@@ -9,6 +9,7 @@
  */
 import { academicRoutes } from "./academic/generated/routes.js";
 import { hostingRoutes, hostingWorkers } from "./hosting/routes.js";
+import { gitHttpWorkers } from "./hosting/git-http/routes.js";
 import { inventoryRoutes, inventoryWorkers } from "./inventory/routes.js";
 import { webRoutes } from "./web/routes.js";
 import { moveRoutes, moveWorkers } from "./moves/routes.js";
@@ -64,4 +65,4 @@ export const routes: RouteSpec[] = [
 ];
 
 /** Functions that are not HTTP routes (function URL, queue consumers, cron, state-machine tasks). */
-export const workers: WorkerSpec[] = [...ingestWorkers, ...errorTrackingWorkers, ...inventoryWorkers, ...hostingWorkers, ...moveWorkers];
+export const workers: WorkerSpec[] = [...ingestWorkers, ...gitHttpWorkers, ...errorTrackingWorkers, ...inventoryWorkers, ...hostingWorkers, ...moveWorkers];

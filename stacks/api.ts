@@ -1,6 +1,6 @@
 /**
  * HTTP: one API Gateway (HTTP API, payload v2) route and one Lambda per route-table entry
- * (`functions/routes.ts`), plus the error-ingest function URL for the `workers` entry of kind `url`.
+ * (`functions/routes.ts`), plus a function URL for each `workers` entry of kind `url` (error ingest, Git over HTTP).
  *
  * Links and variables follow `linksOf` and `environmentOf` in ./plan (table for all; queue for
  * `errortracking/`, state machine for `moves/`; the bootstrap admin token for every route).
@@ -8,7 +8,7 @@
  * `withDefaults`, applied through `transform.route.handler`.
  */
 import { routes, workers } from "../functions/routes";
-import { apiRoutes, environmentOf, handlerOf, LOG_RETENTION, singleWorker, type PlannedVariable } from "./plan";
+import { apiRoutes, environmentOf, handlerOf, layersOf, LOG_RETENTION, pascal, timeoutOf, workersOfKind, type PlannedVariable } from "./plan";
 import { lambdaArgs, linksFor, withDefaults } from "./functions";
 import { ingestQueue } from "./queues";
 import { storageMoveMachine } from "./jobs";
@@ -21,15 +21,28 @@ export const api = new sst.aws.ApiGatewayV2("Api", {
   transform: { route: { handler: withDefaults } },
 });
 
-/** The public error-ingest endpoint (Sentry SDKs post here): a function URL, not an API route. */
-const ingestWorker = singleWorker(workers, "url");
+/**
+ * The function URLs, one function each: error ingest (Sentry SDKs post there) and Git over HTTP
+ * (streamed responses, the git layer). Not API routes.
+ */
+const urlFunctions = new Map(
+  workersOfKind(workers, "url").map((worker) => [
+    worker.module,
+    new sst.aws.Function(
+      pascal(worker.name),
+      lambdaArgs({
+        handler: handlerOf(worker.module),
+        link: linksFor(worker.module, "url", available),
+        url: true,
+        ...(worker.streaming ? { streaming: true, timeout: `${timeoutOf(worker)} seconds` } : {}),
+        ...(layersOf(worker.module).length > 0 ? { layers: layersOf(worker.module) } : {}),
+      }),
+    ),
+  ]),
+);
 
-export const ingest = ingestWorker
-  ? new sst.aws.Function(
-      "Ingest",
-      lambdaArgs({ handler: handlerOf(ingestWorker.module), link: linksFor(ingestWorker.module, "url", available), url: true }),
-    )
-  : undefined;
+export const ingest = [...urlFunctions].find(([module]) => module.startsWith("errortracking/"))?.[1];
+export const gitHttp = [...urlFunctions].find(([module]) => module.startsWith("hosting/git-http/"))?.[1];
 
 for (const route of apiRoutes(routes)) {
   // Error tracking builds DSNs: they must point at the ingest function URL, not at the API; tracker

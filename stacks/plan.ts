@@ -145,10 +145,10 @@ export const pascal = (name: string) =>
 
 /**
  * The one worker of a kind that has a single slot: `queue` per queue (an SST Queue takes one
- * subscriber, and two consumers would split its messages) and `url` (the one `Ingest` function).
+ * subscriber, and two consumers would split its messages).
  */
-export function singleWorker(workers: readonly WorkerSpec[], kind: "queue" | "url", queue: QueueName = "IngestQueue"): WorkerSpec | undefined {
-  const found = workersOfKind(workers, kind).filter((w) => kind !== "queue" || (w.queue ?? "IngestQueue") === queue);
+export function singleWorker(workers: readonly WorkerSpec[], kind: "queue", queue: QueueName = "IngestQueue"): WorkerSpec | undefined {
+  const found = workersOfKind(workers, kind).filter((w) => (w.queue ?? "IngestQueue") === queue);
   if (found.length > 1) {
     throw new Error(`At most one "${kind}" worker is supported; functions/routes.ts lists ${found.map((w) => w.name).join(", ")}`);
   }
@@ -171,6 +171,17 @@ export const QUEUE_CONSUMER_TIMEOUT_SECONDS = 60;
  * batch of repositories in one invocation, so it gets Lambda's maximum.
  */
 export const TIMEOUT_SECONDS: Record<FunctionKind, number> = { route: 29, url: 29, queue: QUEUE_CONSUMER_TIMEOUT_SECONDS, cron: 300, task: 900 };
+/** A streaming function URL (Git over HTTP) is not behind API Gateway: a clone or push may take Lambda's maximum. */
+export const STREAMING_URL_TIMEOUT_SECONDS = 900;
+export const timeoutOf = (worker: Pick<WorkerSpec, "kind" | "streaming">) => (worker.kind === "url" && worker.streaming ? STREAMING_URL_TIMEOUT_SECONDS : TIMEOUT_SECONDS[worker.kind]);
+
+/**
+ * Lambda layers a module needs. Git over HTTP runs the `git` binary, which Lambda's runtime does not
+ * have: a layer providing it in `/opt/bin` (on Lambda's PATH), given by its ARN at deploy time.
+ */
+export function layersOf(module: string, env: Record<string, string | undefined> = process.env): string[] {
+  return module.startsWith("hosting/git-http/") && env.FORGELINE_GIT_LAYER_ARN ? [env.FORGELINE_GIT_LAYER_ARN] : [];
+}
 export const queueVisibilitySeconds = (consumerTimeoutSeconds: number) => 6 * consumerTimeoutSeconds;
 
 export type Schedule = `rate(${string})` | `cron(${string})` | `at(${string})`;

@@ -14,6 +14,37 @@ const describe = (err) => ({
   trace: String(err?.stack ?? "").split("\n"),
 });
 
+// Lambda's Node runtime global for response streaming (`awslambda.streamifyResponse`): a streaming
+// handler writes its answer to a stream, which is collected here and handed back as one result.
+const STREAMING = Symbol.for("aws.lambda.runtime.handler.streaming");
+globalThis.awslambda = {
+  streamifyResponse(fn) {
+    fn[STREAMING] = "response";
+    return fn;
+  },
+  HttpResponseStream: {
+    from(stream, metadata) {
+      stream.metadata = metadata;
+      return stream;
+    },
+  },
+};
+
+/** Runs a streaming handler into memory; the result has the shape of a buffered function URL answer. */
+async function invokeStreaming(handler, event, context) {
+  const { Writable } = await import("node:stream");
+  const chunks = [];
+  const stream = new Writable({
+    write(chunk, _encoding, done) {
+      chunks.push(Buffer.from(chunk));
+      done();
+    },
+  });
+  await handler(event, stream, context);
+  const metadata = stream.metadata ?? {};
+  return { statusCode: metadata.statusCode ?? 200, headers: metadata.headers ?? {}, cookies: metadata.cookies ?? [], body: Buffer.concat(chunks).toString("base64"), isBase64Encoded: true };
+}
+
 let mod;
 const initStart = performance.now();
 try {
@@ -44,7 +75,7 @@ process.on("message", async (msg) => {
     succeed() {},
   };
   try {
-    const result = await mod.handler(msg.event, context);
+    const result = mod.handler[STREAMING] ? await invokeStreaming(mod.handler, msg.event, context) : await mod.handler(msg.event, context);
     process.send({ type: "result", id: msg.id, result: result === undefined ? null : result });
   } catch (err) {
     process.send({ type: "error", id: msg.id, error: describe(err) });

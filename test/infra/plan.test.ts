@@ -98,7 +98,6 @@ describe("workers", () => {
   it("the route table's workers fit their slots", () => {
     expect(singleWorker(workers, "queue")?.module).toBe("errortracking/workers/consumer");
     expect(singleWorker(workers, "queue", "HookQueue")?.module).toBe("errortracking/workers/hook-delivery");
-    expect(() => singleWorker(workers, "url")).not.toThrow();
     for (const w of workersOfKind(workers, "cron")) expect(() => cronSchedule(w)).not.toThrow();
   });
 

@@ -7,7 +7,7 @@ import { existsSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { routes, workers } from "../../functions/routes";
 import { instanceConfigSchema } from "../../functions/platform/config";
-import { apiRouteKeys, environmentOf, linksOf, needsOf, workersOfKind, type FunctionKind } from "../../stacks/plan";
+import { apiRouteKeys, environmentOf, linksOf, needsOf, pascal, workersOfKind, type FunctionKind } from "../../stacks/plan";
 import { declared, FakeResource, installFakeSst, uninstallFakeSst, unwrap } from "./fake-sst";
 
 // Not a literal import: the app's tsconfig must not follow it into SST-global code.
@@ -106,7 +106,13 @@ describe("sst.config.ts run()", () => {
     expect(sweep.args.function.volume).toBeDefined();
     expect(sweep.args.function.vpc).toBeDefined();
     expect(ofType("sst.aws.Function").filter((d) => d.name.startsWith("Task"))).toHaveLength(workersOfKind(workers, "task").length);
-    expect(ofType("sst.aws.Function").filter((d) => d.name === "Ingest")).toHaveLength(workersOfKind(workers, "url").length);
+    for (const worker of workersOfKind(workers, "url")) {
+      const fn = ofType("sst.aws.Function").find((d) => d.name === pascal(worker.name))!;
+      expect(fn.args, worker.name).toMatchObject({ handler: `functions/${worker.module}.handler`, url: true });
+      // A streamed function URL (Git over HTTP) reads the storages and may run up to Lambda's limit.
+      if (worker.streaming) expect(fn.args).toMatchObject({ streaming: true, timeout: "900 seconds" });
+      expect(linkNames(fn.args.link), worker.name).toEqual(linksOf(worker.module, "url"));
+    }
   });
 
   it("deploys the state machine with task ARNs substituted, when the ASL exists", () => {
@@ -166,7 +172,7 @@ describe("sst.config.ts run()", () => {
   });
 
   it("returns the outputs", () => {
-    expect(Object.keys(outputs)).toEqual(["api", "ingest", "table", "queue", "stateMachine", "alarms"]);
+    expect(Object.keys(outputs)).toEqual(["api", "ingest", "git", "table", "queue", "stateMachine", "alarms"]);
     expect(unwrap(outputs.api)).toMatch(/^https:/);
   });
 });

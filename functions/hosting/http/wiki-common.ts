@@ -18,7 +18,7 @@ export const wikiFormat = z.enum(Object.keys(WIKI_FORMATS) as [WikiFormat, ...Wi
 /** Titles become file paths; surrounding blanks would only make slugs that differ invisibly. */
 export const wikiTitle = z.string().check(z.trim(), z.minLength(1), z.maxLength(255));
 
-interface WikiAccess {
+export interface WikiAccess {
   wiki: Wiki;
   /** Whether the caller may edit pages (GitLab's `create_wiki`). */
   mayWrite: boolean;
@@ -30,7 +30,7 @@ interface WikiAccess {
  * - project: the project's visibility (404 when hidden), then its wiki feature (`wiki_access_level`
  *   `disabled`, or `private` for a non-member: 403); Developer+ writes, not in an archived project.
  */
-async function wikiAccess(owner: WikiOwnerKind, principal: Principal | undefined, id: string): Promise<WikiAccess> {
+export async function wikiAccess(owner: WikiOwnerKind, principal: Principal | undefined, id: string): Promise<WikiAccess> {
   if (owner === "group") {
     const { group, level } = await visibleGroup(principal, id);
     return { wiki: groupWiki(group), mayWrite: level >= AccessLevel.developer };

@@ -128,7 +128,7 @@ export function createApp(app: Hono = new TinyHono()): Hono {
   });
   app.use("*", securityHeaders);
   // The Sentry collector applies its own limits (20 MiB compressed, 1 MiB per event) while it streams
-  // the body, and answers them with Sentry's headers; everything else gets the platform limit.
+  // the body, and answers them with Sentry's headers; everything else but git gets the platform limit.
   const platformLimit = limitBody(maxBodyBytes());
   const surfaceLimits = new Map<number, MiddlewareHandler>();
   const limitFor = (c: Context) => {
@@ -138,7 +138,8 @@ export function createApp(app: Hono = new TinyHono()): Hono {
     if (!limit) surfaceLimits.set(own, (limit = limitBody(own)));
     return limit;
   };
-  app.use("*", (c, next) => (c.req.path.startsWith("/api/v4/error_tracking/collector") ? next() : limitFor(c)(c, next)));
+  // Git pushes stream packs of any size to `git http-backend`, which bounds what it buffers itself.
+  app.use("*", (c, next) => (/^\/api\/v4\/error_tracking\/collector|\.git\/git-/.test(c.req.path) ? next() : limitFor(c)(c, next)));
   app.onError((err, c) => renderError(c, err));
   app.notFound((c) => {
     const surface = surfaceOf(c.req.path);
