@@ -24,7 +24,7 @@ import { containerLabel, repositoriesOf, withoutLease, type ContainerRef } from 
 import { BackupError } from "./errors.js";
 import { repositoryPrefix, type RepositoryRecord } from "./manifest.js";
 import { getRawItem, type RawItem } from "./table-io.js";
-import type { TarWriter, WrittenEntry } from "./tar.js";
+import type { TarWriter, WrittenEntry } from "./tar-writer.js";
 
 export interface ArchivedRepository {
   /** The container item as read under the lease (without the lease). */

@@ -18,11 +18,11 @@ import { instanceConfig } from "../platform/config.js";
 import { archiveRepository } from "./archive-repository.js";
 import { belongsToVanished, containerId, containerOf, isOpenMove, repositoryOf, withoutLease, type RepositoryRef } from "./containers.js";
 import { BackupError } from "./errors.js";
-import { encodeManifest, FORMAT, FORMAT_VERSION, MANIFEST_PATH, tableFileName, type ManifestEntry, type RepositoryRecord } from "./manifest.js";
+import { encodeManifest, FORMAT, FORMAT_MARKER, FORMAT_VERSION, MANIFEST_PATH, tableFileName, type ManifestEntry, type RepositoryRecord } from "./manifest.js";
 import { formatBytes, silentProgress, type ProgressSink } from "./progress.js";
 import { decodeItem, describeTable, encodeItem, getRawItem, keyOf, scanTable, str, type RawItem } from "./table-io.js";
 import { INCARNATION_KEY } from "../hosting/domain/write-path.js";
-import { TarWriter, type WrittenEntry } from "./tar.js";
+import { TarWriter, type WrittenEntry } from "./tar-writer.js";
 import { mapConcurrently } from "../platform/concurrency.js";
 
 export interface BackupOptions {
@@ -48,7 +48,7 @@ export interface BackupSummary {
   seconds: number;
 }
 
-const REPOSITORY_CONCURRENCY = 4;
+const REPOSITORY_CONCURRENCY = 8;
 
 const keyString = (item: RawItem) => `${keyOf(item).pk}\u0000${keyOf(item).sk}`;
 
@@ -60,7 +60,7 @@ export async function backup(opts: BackupOptions): Promise<BackupSummary> {
   const partial = `${opts.file}.partial-${process.pid}`;
   const spool = `${opts.file}.items-${process.pid}.tmp`;
   const table = await describeTable();
-  const tar = await TarWriter.create(partial);
+  const tar = await TarWriter.create(partial, { firstComment: FORMAT_MARKER });
   try {
     // 1. Table snapshot.
     progress.phase("Reading table", table.itemCount);

@@ -3,8 +3,9 @@
  * one archive — the recommended way to migrate an instance to any storage layout (copying
  * repository directories by hand is unsafe, and impossible for cluster storages).
  *
- * ## Archive format (version 1)
- * One POSIX tar file (ustar, with pax headers for paths ustar cannot hold and files over 8 GiB), so `tar tf` lists it:
+ * ## Archive format (version 2; version 1 is still read)
+ * One POSIX tar file (ustar, with pax headers for paths ustar cannot hold and files over 8 GiB,
+ * headers by node-tar), so `tar tf` lists it; the first entry's pax `comment` names the format:
  * - `repositories/<project|project-wiki|snippet|group>/<id>/…` — verified copies of each bare
  *   repository's files (a group's repository is its wiki; a project's wiki is `project-wiki`, copied
  *   under the project's lease), each entry with its own sha256 in the manifest;
@@ -13,7 +14,8 @@
  * - `manifest.json`, LAST: format and version, created_at, the source table and storages, counts
  *   (items, repositories, files, bytes, items left out), each repository's storage, path and Git
  *   refs checksum, the sha256 and size of every entry, `archive_sha256` (every byte before the
- *   manifest, headers and padding included) and `manifest_sha256` (the manifest's own hash).
+ *   manifest that is not entry content: headers, pax records, padding; version 1 hashed content
+ *   too) and `manifest_sha256` (the manifest's own hash).
  *
  * ## Consistency guarantee (backup of a running instance)
  * Table first, then repositories. The table is read with one strongly consistent Scan; each item is

@@ -11,7 +11,15 @@ import { ArchiveError } from "./errors.js";
 
 export const MANIFEST_PATH = "manifest.json";
 export const FORMAT = "forgeline-backup" as const;
-export const FORMAT_VERSION = 1;
+/**
+ * 2: `archive_sha256` covers every byte before the manifest except entry content (which each
+ * entry's sha256 covers), so each byte is hashed once; the first entry carries the pax comment
+ * `FORMAT_MARKER`, which tells a reader the version before it reaches the manifest.
+ * 1: `archive_sha256` covers every byte before the manifest; no marker. Still read.
+ */
+export const FORMAT_VERSION = 2;
+export const READABLE_VERSIONS: readonly number[] = [1, 2];
+export const FORMAT_MARKER = `${FORMAT} ${FORMAT_VERSION}`;
 
 /** The container's kind, or `project-wiki` for a project's wiki repository (beside the project's). */
 const kind = z.enum(["project", "project-wiki", "snippet", "group"]);
@@ -73,8 +81,8 @@ export function decodeManifest(data: Buffer): Manifest {
   }
   const format = (raw as { format?: unknown; format_version?: unknown } | null) ?? {};
   if (format.format !== FORMAT) throw new ArchiveError("manifest.json does not describe a Forgeline backup");
-  if (format.format_version !== FORMAT_VERSION) {
-    throw new ArchiveError(`the archive has format version ${String(format.format_version)}; this restore reads version ${FORMAT_VERSION}`);
+  if (!READABLE_VERSIONS.includes(format.format_version as number)) {
+    throw new ArchiveError(`the archive has format version ${String(format.format_version)}; this restore reads versions ${READABLE_VERSIONS.join(" and ")}`);
   }
   const parsed = manifestSchema.safeParse(raw);
   if (!parsed.success) {

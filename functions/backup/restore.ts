@@ -4,7 +4,8 @@
  * 1. The whole archive is verified (`verify.ts`); if anything is off, nothing is written.
  * 2. The mapping is checked against this instance's storages, and the target must be empty
  *    (`emptiness.ts`) unless forced; forced, the target's repositories are deleted first.
- * 3. The archive is read again: repositories first (each into every replica, checksum-verified),
+ * 3. The archive is read again: repositories first (each into every replica, checksum-verified;
+ *    files are written in the background, bounded in bytes held, while the archive is read on),
  *    then — only once every repository is in place — the target's items are deleted and the
  *    archive's items written. Until that last step the instance looks as it did before.
  *    The second pass re-checks every entry's sha256, so an archive changed between the two passes
@@ -21,6 +22,14 @@ import { RepositoryRestore } from "./restore-repository.js";
 import { batchWrite, decodeItem, describeTable } from "./table-io.js";
 import { readTar } from "./tar-reader.js";
 import { verifyArchive } from "./verify.js";
+import { WriteQueue } from "./write-queue.js";
+import { mapConcurrently } from "../platform/concurrency.js";
+
+/** Background file writes: at most this many at once, holding at most this much content. */
+const WRITE_OPS = 64;
+const WRITE_BYTES = 64 << 20;
+const COMMIT_CONCURRENCY = 4;
+const REMOVE_CONCURRENCY = 8;
 
 export interface RestoreOptions {
   file: string;
@@ -58,16 +67,28 @@ export async function restore(opts: RestoreOptions): Promise<RestoreSummary> {
   if (target.foundCount > 0 && !opts.force) throw new NotEmptyError(target.found);
   if (target.foundCount > 0) {
     progress.phase("Deleting the target's repositories", target.repositories.length);
-    for (const r of target.repositories) {
+    await mapConcurrently(target.repositories, REMOVE_CONCURRENCY, async (r) => {
       await removeRepository(r.storage, r.relativePath).catch(() => undefined); // a storage the config no longer has
       progress.add(1);
-    }
+    });
   }
 
   const byPrefix = new Map(manifest.repositories.map((r) => [repositoryPrefix(r), r] as const));
   const expected = new Map(manifest.entries.map((e) => [e.path, e.sha256] as const));
   progress.phase("Restoring repositories", manifest.counts.bytes, "bytes");
+  const queue = new WriteQueue(WRITE_OPS, WRITE_BYTES);
   let current: RepositoryRestore | undefined;
+  // Repositories whose files are all read: their writes finish and they are committed (renamed into
+  // place, checksummed) in the background, a few at a time, while the next ones are read.
+  const unfinished = new Set<RepositoryRestore>();
+  const committing = new Set<Promise<void>>();
+  const finish = async (repo: RepositoryRestore) => {
+    const commit = repo.commit().then(() => void unfinished.delete(repo));
+    commit.catch(() => undefined); // raced below and awaited before the table is written
+    committing.add(commit);
+    void commit.finally(() => committing.delete(commit)).catch(() => undefined);
+    while (committing.size >= COMMIT_CONCURRENCY) await Promise.race(committing);
+  };
   let itemsWritten = 0;
   let targetCleared = false;
   const clearTarget = async () => {
@@ -93,18 +114,20 @@ export async function restore(opts: RestoreOptions): Promise<RestoreSummary> {
         const prefix = parts.slice(0, 3).join("/");
         const record = byPrefix.get(prefix)!;
         if (current?.record !== record) {
-          await current?.commit();
-          current = await startRepository(record, mapping);
+          if (current) await finish(current);
+          current = await startRepository(record, mapping, queue);
+          unfinished.add(current);
         }
         const inner = parts.slice(3).join("/");
         if (entry.type === "dir") {
           if (inner) await current.dir(inner, entry.mode);
-        } else await current.file(inner, entry.mode, hashed(true));
+        } else await current.file(inner, entry.mode, entry.size, hashed(true));
         if (changed()) throw new ArchiveError(`the entry ${entry.path} changed since it was verified`);
         continue;
       }
-      await current?.commit();
+      if (current) await finish(current);
       current = undefined;
+      await Promise.all(committing);
       await clearTarget();
       const data: Buffer[] = [];
       for await (const c of hashed(false)) data.push(c);
@@ -114,11 +137,13 @@ export async function restore(opts: RestoreOptions): Promise<RestoreSummary> {
       itemsWritten += items.length;
       progress.update(itemsWritten);
     }
-    await current?.commit();
+    if (current) await finish(current);
     current = undefined;
+    await Promise.all(committing);
     await clearTarget();
   } catch (err) {
-    await current?.abort();
+    await Promise.allSettled(committing);
+    await Promise.all([...unfinished].map((repo) => repo.abort()));
     throw err;
   }
   progress.end();
@@ -132,8 +157,8 @@ export async function restore(opts: RestoreOptions): Promise<RestoreSummary> {
   };
 }
 
-async function startRepository(record: RepositoryRecord, mapping: StorageMapping): Promise<RepositoryRestore> {
-  const restore = new RepositoryRestore(record, mapStorage(mapping, record.storage));
+async function startRepository(record: RepositoryRecord, mapping: StorageMapping, queue: WriteQueue): Promise<RepositoryRestore> {
+  const restore = new RepositoryRestore(record, mapStorage(mapping, record.storage), queue);
   await restore.begin();
   return restore;
 }

@@ -8,7 +8,7 @@
 import { createHash, type Hash } from "node:crypto";
 import { stat } from "node:fs/promises";
 import { ArchiveError, BackupError } from "./errors.js";
-import { decodeManifest, MANIFEST_PATH, repositoryPrefix, type Manifest, type ManifestEntry } from "./manifest.js";
+import { decodeManifest, FORMAT_MARKER, MANIFEST_PATH, repositoryPrefix, type Manifest, type ManifestEntry } from "./manifest.js";
 import { silentProgress, type ProgressSink } from "./progress.js";
 import { decodeItem } from "./table-io.js";
 import { readTar } from "./tar-reader.js";
@@ -39,22 +39,31 @@ export async function verifyArchive(file: string, progress: ProgressSink = silen
     throw new BackupError(`${file} does not exist`);
   });
   progress.phase("Verifying archive", size, "bytes");
-  const whole = createHash("sha256");
-  let beforeEntry: Hash = whole.copy();
-  let prefixDigest = "";
+  // `archive_sha256` of format 2 leaves entry content out (each entry's sha256 covers it); format 1
+  // hashed every byte. The first entry's marker says which, before any content is read.
+  const structure = createHash("sha256");
+  let whole: Hash | undefined = createHash("sha256");
+  let before = { structure: structure.copy(), whole: whole.copy() };
+  let marked: boolean | undefined;
+  let prefix = { structure: "", whole: "" };
   let manifest: Manifest | undefined;
   const seen = new Map<string, ManifestEntry>();
   let itemLines = 0;
-  const observe = (raw: Buffer, entryStart: boolean) => {
-    if (entryStart) beforeEntry = whole.copy();
-    whole.update(raw);
+  const observe = (raw: Buffer, entryStart: boolean, content: boolean) => {
+    if (entryStart) before = { structure: structure.copy(), whole: (whole ?? structure).copy() };
+    if (!content) structure.update(raw);
+    whole?.update(raw);
   };
   for await (const entry of readTar(file, { observe, onProgress: (pos) => progress.update(pos) })) {
+    if (marked === undefined) {
+      marked = entry.comment === FORMAT_MARKER;
+      if (marked) whole = undefined;
+    }
     if (manifest) throw new ArchiveError(`the entry ${entry.path} follows manifest.json, which must be last`);
     assertSafeEntryPath(entry.path);
     if (seen.has(entry.path)) throw new ArchiveError(`the entry ${entry.path} appears twice`);
     if (entry.path === MANIFEST_PATH) {
-      prefixDigest = beforeEntry.digest("hex");
+      prefix = { structure: before.structure.digest("hex"), whole: marked ? "" : before.whole.digest("hex") };
       manifest = decodeManifest(await collect(entry.chunks(), MAX_MANIFEST, "manifest.json"));
       continue;
     }
@@ -82,6 +91,8 @@ export async function verifyArchive(file: string, progress: ProgressSink = silen
   // Entries first: their messages name the damaged entry; the whole-prefix hash then covers the rest.
   checkEntries(manifest, seen);
   checkCounts(manifest, seen, itemLines);
+  if (marked !== (manifest.format_version >= 2)) throw new ArchiveError(`the archive's first entry does not carry the marker of format version ${manifest.format_version}`);
+  const prefixDigest = manifest.format_version >= 2 ? prefix.structure : prefix.whole;
   if (manifest.archive_sha256 !== prefixDigest) throw new ArchiveError("the bytes before manifest.json do not match its archive_sha256 (a header or padding was altered)");
   progress.end();
   return manifest;

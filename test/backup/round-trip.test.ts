@@ -80,20 +80,21 @@ describe.sequential("backup and restore of a whole instance", () => {
     const from = (await ok(admin, "GET", `/api/v4/projects/${moved}`)).repository_storage as string;
     const destination = from === "secondary" ? "cluster" : "secondary";
     let created = 0;
-    let seamRan = false;
+    let seam: Promise<void> | undefined;
     let move: { done: Promise<void> } | undefined;
     try {
       const result = await backup({
         file: during,
         waitMs: 60_000,
-        beforeRepository: async () => {
-          if (seamRan) return; // several repositories are prepared at once: change things only once
-          seamRan = true;
-          created = (await ok(admin, "POST", "/api/v4/projects", { name: "born during backup", initialize_with_readme: true })).id;
-          await ok(admin, "DELETE", `/api/v4/projects/${deleted}`, undefined, 202);
-          await ok(admin, "POST", `/api/v4/projects/${committed}/repository/commits`, { branch: "main", commit_message: "During the backup", actions: [{ action: "create", file_path: "late.txt", content: "late\n" }] });
-          move = await startSimulatedMove(moved, destination);
-        },
+        // Several repositories are prepared at once: the changes are made once, and every
+        // repository waits for them, so none is copied before the move holds its repository.
+        beforeRepository: () =>
+          (seam ??= (async () => {
+            created = (await ok(admin, "POST", "/api/v4/projects", { name: "born during backup", initialize_with_readme: true })).id;
+            await ok(admin, "DELETE", `/api/v4/projects/${deleted}`, undefined, 202);
+            await ok(admin, "POST", `/api/v4/projects/${committed}/repository/commits`, { branch: "main", commit_message: "During the backup", actions: [{ action: "create", file_path: "late.txt", content: "late\n" }] });
+            move = await startSimulatedMove(moved, destination);
+          })()),
       });
       await move?.done;
       expect(result.droppedItems).toBeGreaterThan(0); // the deleted project and its claim, members, markers

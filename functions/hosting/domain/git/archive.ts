@@ -8,7 +8,7 @@
  */
 import { crc32, deflateRaw } from "node:zlib";
 import { promisify } from "node:util";
-import { BLOCK, encodeHeader, padding } from "../../../backup/tar.js";
+import { BLOCK, encodeHeader, padding } from "./tar-header.js";
 import { gitFs as fs } from "./git-fs.js";
 import { git } from "./engine.js";
 import { requireRepository } from "./lifecycle.js";

@@ -8,7 +8,7 @@
  */
 import { open } from "node:fs/promises";
 import { join } from "node:path";
-import { BLOCK, encodeHeader, padding } from "../../../backup/tar.js";
+import { BLOCK, encodeHeader, padding } from "./tar-header.js";
 import { archiveStream } from "./archive-stream.js";
 import { TEMP_PREFIX, isErrno, listDir } from "./fs-util.js";
 import { GIT_TEMP_PREFIX } from "./git-fs.js";
