@@ -47,7 +47,12 @@ export const gitHttp = [...urlFunctions].find(([module]) => module.startsWith("h
 for (const route of apiRoutes(routes)) {
   // Error tracking builds DSNs: they must point at the ingest function URL, not at the API; tracker
   // tokens are encrypted with the secret key (which routes get which: `environmentOf` in ./plan).
-  const values: Partial<Record<PlannedVariable, $util.Input<string>>> = { ...(ingest ? { FORGELINE_INGEST_URL: ingest.url } : {}), FORGELINE_SECRET_KEY: secretKey.value };
+  // Clone URLs (`http_url_to_repo`) point at the Git function URL, which serves the Git paths.
+  const values: Partial<Record<PlannedVariable, $util.Input<string>>> = {
+    ...(ingest ? { FORGELINE_INGEST_URL: ingest.url } : {}),
+    ...(gitHttp ? { FORGELINE_GIT_URL: gitHttp.url } : {}),
+    FORGELINE_SECRET_KEY: secretKey.value,
+  };
   api.route(route.key, {
     handler: route.handler,
     link: linksFor(route.module, "route", { ...available, bootstrapAdminToken }),

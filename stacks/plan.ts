@@ -100,9 +100,10 @@ export function linksOf(module: string, kind: FunctionKind): LinkName[] {
 /**
  * Variables `stacks/api.ts` sets on a function besides `FORGELINE_CONFIG_JSON` (every function,
  * `withDefaults`): error-tracking routes build DSNs, which must point at the ingest function URL;
- * error-tracking and web routes encrypt third-party tracker tokens with the secret key.
+ * error-tracking and web routes encrypt third-party tracker tokens with the secret key; hosting and
+ * identity routes answer projects and snippets, whose `http_url_to_repo` is on the Git function's URL.
  */
-export type PlannedVariable = "FORGELINE_INGEST_URL" | "FORGELINE_SECRET_KEY";
+export type PlannedVariable = "FORGELINE_INGEST_URL" | "FORGELINE_SECRET_KEY" | "FORGELINE_GIT_URL";
 
 export function environmentOf(module: string, kind: FunctionKind): PlannedVariable[] {
   // The hook worker decrypts each hook's secret token to send it as `X-Gitlab-Token`.
@@ -111,6 +112,7 @@ export function environmentOf(module: string, kind: FunctionKind): PlannedVariab
   const vars: PlannedVariable[] = [];
   if (module.startsWith("errortracking/")) vars.push("FORGELINE_INGEST_URL");
   if (/^(errortracking|web)\//.test(module)) vars.push("FORGELINE_SECRET_KEY");
+  if (/^(hosting|identity)\//.test(module)) vars.push("FORGELINE_GIT_URL");
   return vars;
 }
 

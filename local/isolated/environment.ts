@@ -15,14 +15,14 @@
 import { environmentOf, linksOf, type FunctionKind, type LinkName } from "../../stacks/plan.js";
 
 /** Settings that name a resource or a secret: a function gets them only through its links. */
-const NOT_PASSED = /^FORGELINE_(CONFIG|CONFIG_JSON|DATA_DIR|SECRET_KEY|INGEST_URL|BOOTSTRAP_ADMIN_TOKEN|PORT|HOST|ISOLATED.*|LOCAL_.*|BENCH_.*)$/;
+const NOT_PASSED = /^FORGELINE_(CONFIG|CONFIG_JSON|DATA_DIR|SECRET_KEY|INGEST_URL|GIT_URL|BOOTSTRAP_ADMIN_TOKEN|PORT|HOST|ISOLATED.*|LOCAL_.*|BENCH_.*)$/;
 
 export interface EnvironmentSources {
   /** The runtime's own environment (stand-in endpoints, `SST_RESOURCE_*` of every resource). */
   parent: NodeJS.ProcessEnv;
   instanceConfigJson: string;
   /** Values of the variables `environmentOf` names. */
-  variables: { FORGELINE_INGEST_URL?: string; FORGELINE_SECRET_KEY?: string };
+  variables: { FORGELINE_INGEST_URL?: string; FORGELINE_GIT_URL?: string; FORGELINE_SECRET_KEY?: string };
   /** The endpoint that answers AccessDenied to every call. */
   deniedEndpoint: string;
 }

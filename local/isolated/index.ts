@@ -84,7 +84,7 @@ export async function startIsolatedFunctions(opts: IsolatedOptions = {}): Promis
           functionEnvironment(spec.module, spec.kind, {
             parent: process.env,
             instanceConfigJson: JSON.stringify(instanceConfig()),
-            variables: { FORGELINE_INGEST_URL: process.env.FORGELINE_LOCAL_BASE_URL, FORGELINE_SECRET_KEY: secretKey().toString("base64") },
+            variables: { FORGELINE_INGEST_URL: process.env.FORGELINE_LOCAL_BASE_URL, FORGELINE_GIT_URL: process.env.FORGELINE_LOCAL_BASE_URL, FORGELINE_SECRET_KEY: secretKey().toString("base64") },
             deniedEndpoint: denied.url,
           }),
       };

@@ -1,6 +1,8 @@
 /** GitLab's Project entity as this service fills it. */
 import { namespaceView } from "./namespaces.js";
 import { fullPathOf, type Project } from "./projects.js";
+import { gitBaseUrl } from "./git-url.js";
+
 
 export function projectView(project: Project, baseUrl: string, opts: { admin: boolean }) {
   const fullPath = fullPathOf(project);
@@ -18,7 +20,7 @@ export function projectView(project: Project, baseUrl: string, opts: { admin: bo
     tag_list: [],
     topics: [],
     ssh_url_to_repo: `git@${host.split(":")[0]}:${fullPath}.git`,
-    http_url_to_repo: `${webUrl}.git`,
+    http_url_to_repo: `${gitBaseUrl(baseUrl)}/${fullPath}.git`,
     web_url: webUrl,
     readme_url: null,
     avatar_url: null,

@@ -1,6 +1,7 @@
 /** GitLab's snippet entities (`BasicSnippet`, `PersonalSnippet`) as this service fills them. */
 import { basicUser, type User } from "../../identity/domain/users.js";
 import type { Snippet } from "./snippets.js";
+import { gitBaseUrl } from "./git-url.js";
 
 /** Where a snippet lives on the web: `/-/snippets/:id`, under its project's path for a project snippet. */
 const webUrlOf = (snippet: Pick<Snippet, "id">, baseUrl: string, projectPath?: string) =>
@@ -25,7 +26,7 @@ export function basicSnippetView(snippet: Snippet, baseUrl: string, projectPath?
     web_url: webUrl,
     raw_url: `${webUrl}/raw`,
     ssh_url_to_repo: `git@${host}:${repoPath}.git`,
-    http_url_to_repo: `${baseUrl}/${repoPath}.git`,
+    http_url_to_repo: `${gitBaseUrl(baseUrl)}/${repoPath}.git`,
   };
 }
 

@@ -25,6 +25,8 @@ export interface BackendRequest {
   gitProtocol?: string;
   /** Set only when the caller may push: http-backend serves receive-pack to an authenticated user alone. */
   remoteUser?: string;
+  /** A push's hooks (`fence-hook.ts`); every other request runs none. */
+  hooksPath?: string;
   body?: Readable;
 }
 
@@ -49,7 +51,8 @@ function configFor(request: BackendRequest): Array<[string, string]> {
     ["uploadpack.allowAnySHA1InWant", "false"],
     // Packing is the housekeeping endpoint's job, not a push's; refs stay where the checksum reads them.
     ["receive.autogc", "false"],
-    ["core.hooksPath", "/dev/null"],
+    // A push runs only the fencing hook; a repository's own hooks never run.
+    ["core.hooksPath", request.hooksPath ?? "/dev/null"],
   ];
 }
 

@@ -22,6 +22,7 @@ import { containerKey } from "../domain/keys.js";
 import { READ_ONLY_MESSAGE, withRepositoryWrite, type RepositoryLocation } from "../domain/write-path.js";
 import { grantFor, tokenAllows, type RepositoryGrant } from "./access.js";
 import { runBackend, type BackendRequest, type BackendResponse } from "./backend.js";
+import { fenceHooks } from "./fence-hook.js";
 import type { GitRequestPath, GitService } from "./paths.js";
 import { errAdvertisement, readPushCommands, rejectedPushResult } from "./pkt-line.js";
 
@@ -162,20 +163,20 @@ function push(grant: RepositoryGrant, backendRequest: (gitdir: string) => Backen
       const paths = replicaPaths(location.storage, location.relativePath);
       await withRepositoryMutex(paths[0]!, async () => {
         const writer = currentWriter();
-        const response = await runBackend(backendRequest(paths[0]!));
+        // Each ref git moves is fenced with the lease while git holds its lock, as API writes are.
+        const hooks = await fenceHooks(() => writer?.fence?.() ?? Promise.resolve());
         let settle!: () => void;
         const inStep = new Promise<void>((resolve) => (settle = resolve));
-        answered = true;
-        answer({ ...answerOf(response), body: endingWhen(response.body, inStep) });
         try {
+          const response = await runBackend({ ...backendRequest(paths[0]!), hooksPath: hooks.hooksPath });
+          answered = true;
+          answer({ ...answerOf(response), body: endingWhen(response.body, inStep) });
           await response.exited;
           await mirrorToReplicas(paths);
         } finally {
           settle();
+          await hooks.close();
         }
-        // git moved the refs itself, so the lease could not fence them (see the README's limits): a
-        // lease lost meanwhile (the heartbeat failed for a whole term) is at least reported.
-        await writer?.fence?.().catch((err: unknown) => log.error("push outlived its write lease", { ...grant.container, ...describeError(err) }));
       });
     });
     write.catch((err: unknown) => {

@@ -1,0 +1,60 @@
+/**
+ * Fencing for the refs git itself moves (a push), as `git/writer.ts` fences the refs API writes move.
+ * git runs its `reference-transaction` hook once a ref update holds its ref locks ("prepared"), and a
+ * non-zero exit aborts that update. The hook asks this process, over a Unix socket in a private
+ * folder (mode 0700, so only this user's processes reach it), to prove the push still holds its
+ * repository write lease (the write path's `fence`: a conditional renewal); when it does not — it
+ * expired or another writer took over — the ref does not move and git reports the push rejected.
+ */
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+export interface FenceHooks {
+  /** The folder to give git as `core.hooksPath`: only the reference-transaction hook is in it. */
+  hooksPath: string;
+  close(): Promise<void>;
+}
+
+/** The hook's client: one request on the socket, exit 0 on `ok`, else print the reason and exit 1. */
+const CLIENT = [
+  `const s = require("node:net").connect(process.argv[1]); let a = "";`,
+  `s.on("data", (d) => (a += d));`,
+  `s.on("end", () => { if (a.startsWith("ok")) process.exit(0); process.stderr.write((a.slice(5).trim() || "the push lost its write lease") + "\\n"); process.exit(1); });`,
+  `s.on("error", (e) => { process.stderr.write("fence: " + e.message + "\\n"); process.exit(1); });`,
+  `s.write("fence\\n");`,
+].join(" ");
+
+const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+export async function fenceHooks(fence: () => Promise<void>): Promise<FenceHooks> {
+  const dir = await mkdtemp(join(tmpdir(), "forgeline-fence-"));
+  const socket = join(dir, "fence.sock");
+  const server = createServer((conn) => {
+    conn.on("error", () => undefined);
+    conn.once("data", () => {
+      fence().then(
+        () => conn.end("ok\n"),
+        (err: unknown) => conn.end(`lost ${((err as { body?: { message?: string } }).body?.message ?? String(err)).replace(/\s+/g, " ")}\n`),
+      );
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(socket, resolve);
+  });
+  const hooksPath = join(dir, "hooks");
+  await mkdir(hooksPath);
+  // Only "prepared" holds the locks; "committed" and "aborted" come after the fact. The ref list on
+  // stdin is read and dropped so git never writes into a closed pipe.
+  const hook = `#!/bin/sh\n[ "$1" = prepared ] || { cat >/dev/null; exit 0; }\ncat >/dev/null\nexec ${shellQuote(process.execPath)} -e ${shellQuote(CLIENT)} ${shellQuote(socket)}\n`;
+  await writeFile(join(hooksPath, "reference-transaction"), hook, { mode: 0o755 });
+  return {
+    hooksPath,
+    close: async () => {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
