@@ -5,23 +5,17 @@
  */
 import { describe, it, expect, beforeAll, afterAll } from "vitest";
 import { api, adminToken, baseUrl } from "../support/api.js";
-import { call, sendWithSdk, startTracker, waitFor } from "../errortracking/thirdparty-support.js";
-import { launch, screenshot, signIn } from "./support.js";
+import { call } from "../errortracking/thirdparty-support.js";
+import { screenshot, trackerInBrowser } from "./support.js";
 
-let inst: Awaited<ReturnType<typeof startTracker>>;
-let browser: Awaited<ReturnType<typeof launch>>;
+let inst: Awaited<ReturnType<typeof trackerInBrowser>>["inst"];
+let browser: Awaited<ReturnType<typeof trackerInBrowser>>["browser"];
+let close: (() => Promise<void>) | undefined;
 
 beforeAll(async () => {
-  inst = await startTracker();
-  await sendWithSdk(inst.dsn);
-  await waitFor(() => call(inst.base, "GET", `${inst.ui}.json`, inst.token), (r) => r.body.errors?.length === 2);
-  browser = await launch();
-  await signIn(browser.page, inst.base, inst.token, inst.ui);
+  ({ inst, browser, close } = await trackerInBrowser());
 });
-afterAll(async () => {
-  await browser?.close();
-  await inst?.own.stop();
-});
+afterAll(async () => close?.());
 
 describe("error tracking in the browser", () => {
   it("lists, filters, shows a real stack trace and resolves", async () => {

@@ -10,6 +10,7 @@ import { join, resolve } from "node:path";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
 
 import { chromiumExecutable } from "../support/chromium.js";
+import { call, sendWithSdk, startTracker, waitFor } from "../errortracking/thirdparty-support.js";
 
 export const ARTIFACTS = resolve(import.meta.dirname, "../../test-artifacts");
 
@@ -61,4 +62,17 @@ export async function signIn(page: Page, base: string, token: string, path: stri
 export async function screenshot(page: Page, name: string) {
   mkdirSync(ARTIFACTS, { recursive: true });
   await page.screenshot({ path: join(ARTIFACTS, name), fullPage: true });
+}
+
+/**
+ * An instance of its own (`hosted`) whose project got an exception and a message from the real
+ * `@sentry/node` SDK, and a browser signed in on its error list.
+ */
+export async function trackerInBrowser() {
+  const inst = await startTracker();
+  await sendWithSdk(inst.dsn);
+  await waitFor(() => call(inst.base, "GET", `${inst.ui}.json`, inst.token), (r) => r.body.errors?.length === 2);
+  const browser = await launch();
+  await signIn(browser.page, inst.base, inst.token, inst.ui);
+  return { inst, browser, close: async () => { await browser.close(); await inst.own.stop(); } };
 }
