@@ -4,6 +4,8 @@
  */
 import { describe, it, expect, beforeAll } from "vitest";
 import { api } from "../support/api.js";
+import { docQuery } from "../../functions/platform/db/document.js";
+import { resources } from "../../functions/platform/resources.js";
 import { deliver, exceptionEvent, listErrors, message, trackedProject, type User } from "./support.js";
 
 const T0 = Math.floor(Date.now() / 1000 - 3600) * 1000;
@@ -136,6 +138,10 @@ describe("tags of an error", () => {
     expect(linux).toMatchObject({ value: "Linux", count: 5 });
     expect([linux.firstSeen <= linux.lastSeen, linux.firstSeen >= new Date(T0 + 1000).toISOString(), linux.lastSeen <= new Date(T0 + 8000).toISOString()]).toEqual([true, true, true]);
     expect(byKey.url.topValues[0]).toMatchObject({ value: "https://shop.example.com/cart", count: 5 });
+    // Values are attributes; the keys hold only their hashes (no e-mail address or URL in a key).
+    const items = (await docQuery({ TableName: resources.mainTable(), KeyConditionExpression: "pk = :pk AND begins_with(sk, :t)", ExpressionAttributeValues: { ":pk": `ETERR#${projectId}#${ids.A}`, ":t": "TAG#" } })).Items ?? [];
+    expect(items.map((i) => i.tagValue)).toEqual(expect.arrayContaining(["id:u0", "https://shop.example.com/cart"]));
+    expect(items.filter((i) => /@|https?:/.test(String(i.sk)))).toEqual([]);
     const only = await api("GET", `/api/0/issues/${ids.A}/tags/?key=environment`, { token: owner.token });
     expect(only.body.map((t: { key: string }) => t.key)).toEqual(["environment"]);
   });

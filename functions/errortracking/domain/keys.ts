@@ -8,6 +8,7 @@
  * | user of an error      | ETERR#<pid>#<errorId>       | USER#<hash>  |                                              |                                        |
  * | events of an hour     | ETERR#<pid>#<errorId>       | HOUR#<yyyy-mm-ddThh> |                                      |                                        |
  * | events of a day       | ETERR#<pid>#<errorId>       | DAY#<yyyy-mm-dd> |                                          |                                        |
+ * | a tag value's count   | ETERR#<pid>#<errorId>       | TAG#<key>#<hash> | release/environment only: ETERRF#<pid>#<key>#<value> / <lastSeen>#<id> | same pk / <firstSeen>#<id> (`tags.ts`) |
  * | event (+ idempotency) | ETEVENT#<pid>#<eventId>     | EVENT        | ETERR#<pid>#<errorId> / <occurredAt>#<evId>  | ETDAY#<day> / <receivedAt>#<pk>        |
  * | session update marker | ETEVENT#<pid>#<eventId>     | EVENT        |                                              | ETDAY#<day> / <receivedAt>#<pk>        |
  * | session (one sid)     | ETSESSION#<pid>#<sid>       | SESSION      |                                              | ETDAY#<day> / <updatedAt>#<pk>         |

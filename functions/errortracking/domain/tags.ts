@@ -8,7 +8,7 @@
  * mechanism (`handled`, `mechanism`). At most MAX_TAGS_PER_EVENT per event (the built-in ones first),
  * keys and values within Sentry's limits (32 and 200 characters); the rest is not counted.
  *
- * Each value is one item in the error's partition, `TAG#<key>#<value>`, updated in the event's
+ * Each value is one item in the error's partition, `TAG#<key>#<hash of the value>`, updated in the event's
  * transaction (`record-event.ts`), so a redelivered event can never count twice. The release and
  * environment values are also filed in the filter indexes: gsi1 `ETERRF#<pid>#<key>#<value>` ordered
  * by when the error was last seen with that value, gsi2 by when it was first seen with it.
@@ -22,7 +22,7 @@ import type { TransactItem } from "../../platform/db/table.js";
 import { docQuery } from "../../platform/db/document.js";
 import { resources } from "../../platform/resources.js";
 import type { ParsedEvent } from "./event.js";
-import { errorKey, expireAtFor, firstSeenSk, lastSeenSk } from "./keys.js";
+import { errorKey, expireAtFor, firstSeenSk, keyHash, lastSeenSk } from "./keys.js";
 
 type Obj = Record<string, unknown>;
 
@@ -36,7 +36,8 @@ const KEY_RE = /^[a-zA-Z0-9_.:-]+$/;
 export type FilterKey = "release" | "environment";
 export const FILTER_KEYS: readonly FilterKey[] = ["release", "environment"];
 
-export const tagKey = (projectId: number, errorId: number, key: string, value: string) => ({ pk: errorKey(projectId, errorId).pk, sk: `${TAG_PREFIX}${key}#${value}` });
+/** The value is hashed in the key (it may be a user's e-mail or a URL; keys stay free of user data), kept in `tagValue`. */
+export const tagKey = (projectId: number, errorId: number, key: string, value: string) => ({ pk: errorKey(projectId, errorId).pk, sk: `${TAG_PREFIX}${key}#${keyHash(value)}` });
 /** The errors of a project seen with one release or environment (gsi1 by last seen, gsi2 by first seen). */
 export const filterPk = (projectId: number, key: FilterKey, value: string) => `ETERRF#${projectId}#${key}#${value}`;
 
