@@ -21,7 +21,7 @@
 import type { TransactItem } from "../../platform/db/table.js";
 import { docQuery } from "../../platform/db/document.js";
 import { resources } from "../../platform/resources.js";
-import type { ParsedEvent } from "./event.js";
+import { exceptionValues, type ParsedEvent } from "./event.js";
 import { errorKey, expireAtFor, firstSeenSk, keyHash, lastSeenSk } from "./keys.js";
 
 type Obj = Record<string, unknown>;
@@ -49,9 +49,8 @@ const joined = (...parts: unknown[]) => parts.map(text).filter(Boolean).join(" "
 export function eventTags(payload: Obj, e: Pick<ParsedEvent, "level" | "environment" | "release" | "user">): Array<[string, string]> {
   const contexts = obj(payload.contexts) ?? {};
   const ctx = (name: string) => obj(contexts[name]);
-  const exception = obj(payload.exception);
-  const values = Array.isArray(exception?.values) ? exception.values : Array.isArray(payload.exception) ? payload.exception : [];
-  const mechanism = obj(obj(values[values.length - 1])?.mechanism);
+  const values = exceptionValues(payload);
+  const mechanism = obj(values[values.length - 1]?.mechanism);
   const builtIn: Array<[string, string | undefined]> = [
     ["level", e.level ?? "error"],
     ["environment", e.environment ?? undefined],
