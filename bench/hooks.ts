@@ -14,7 +14,7 @@ import { instanceConfig } from "../functions/platform/config.js";
 import { endToEnd } from "./errortracking.js";
 import type { BenchContext } from "./run.js";
 
-const ROUNDS = 2;
+const ROUNDS = 3;
 
 async function receiver(answer: (reply: (status: number) => void) => void) {
   let requests = 0;

@@ -9,8 +9,10 @@
  *   5. ADD 1 to the error's counter of the event's day (`DAY#…`, the 30-day graph).
  *   6. ADD 1 to the error's counter of each of the event's tag values (`TAG#…`, `tags.ts`), which also
  *      file the error under the event's release and environment for the list's filters.
- *   7. when the project has alerting hooks with thresholds: ADD 1 to the error's counter of each
- *      watched window (`WIN#…`), conditioned to fail at the count that crosses a threshold.
+ *   7. when the project has alerting hooks with thresholds: each watched window's counter is
+ *      conditioned to fail at the count that crosses a threshold. A window of an hour or a day is
+ *      the hour's or the day's counter above (the same fixed UTC windows), so the default window
+ *      costs no item of its own; other lengths ADD 1 to a `WIN#…` counter.
  * Nothing is written outside the transaction, so a crash anywhere leaves either all or nothing.
  *
  * First/last seen are max/min, which an update expression cannot compute. The common case (events in
@@ -143,26 +145,32 @@ function eventPut(msg: IngestMessage, e: ParsedEvent, receivedAt: string, trigge
   };
 }
 
-/** A watched window's counter: fails at a threshold's count unless `passing` (the count read). */
-function windowUpdate(pid: number, e: ParsedEvent, receivedAt: string, window: Watch["windows"][number], passing?: number): TransactItem {
-  const start = windowStartOf(e.occurredAt, window.seconds);
+/** Window lengths whose counter is one the graphs already keep (`HOUR#…`, `DAY#…`): same fixed UTC windows. */
+const HOUR_SECONDS = 3600;
+const DAY_SECONDS = 86400;
+
+/** The item counting an error's events in the watched window an event falls in. */
+function windowCounterKey(pid: number, e: ParsedEvent, seconds: number): { pk: string; sk: string } {
+  if (seconds === HOUR_SECONDS) return hourKey(pid, e.errorId, hourOf(e.occurredAt));
+  if (seconds === DAY_SECONDS) return dayCountKey(pid, e.errorId, dayOf(e.occurredAt));
+  return { pk: errorKey(pid, e.errorId).pk, sk: `WIN#${seconds}#${windowStartOf(e.occurredAt, seconds)}` };
+}
+
+/**
+ * ADD 1 to a counter. When it is a watched window's, the update fails at a threshold's count unless
+ * `passing` (the count read after such a failure) says this event is the one that crosses it.
+ */
+function counterUpdate(key: { pk: string; sk: string }, receivedAt: string, window?: Watch["windows"][number], passing?: number): TransactItem {
   const values: Record<string, unknown> = { ":x": expireAtFor(receivedAt), ":one": 1 };
-  let condition: string;
-  if (passing !== undefined) {
+  let condition: string | undefined;
+  if (window && passing !== undefined) {
     condition = "eventsCount = :n";
     values[":n"] = passing;
-  } else {
+  } else if (window) {
     window.thresholds.forEach((t, i) => (values[`:t${i}`] = t));
     condition = `attribute_not_exists(eventsCount) OR NOT (eventsCount IN (${window.thresholds.map((_, i) => `:t${i}`).join(", ")}))`;
   }
-  return {
-    Update: {
-      Key: { pk: errorKey(pid, e.errorId).pk, sk: `WIN#${window.seconds}#${start}` },
-      UpdateExpression: "SET expireAt = :x ADD eventsCount :one",
-      ConditionExpression: condition,
-      ExpressionAttributeValues: values,
-    },
-  };
+  return { Update: { Key: key, UpdateExpression: "SET expireAt = :x ADD eventsCount :one", ...(condition ? { ConditionExpression: condition } : {}), ExpressionAttributeValues: values } };
 }
 
 export async function recordEvent(msg: IngestMessage, e: ParsedEvent, receivedAt: string, watch: Watch = NO_WATCH): Promise<Recorded> {
@@ -175,7 +183,8 @@ export async function recordEvent(msg: IngestMessage, e: ParsedEvent, receivedAt
   let existence: Existence = watch.detectNew ? "existing" : "any";
   /** Per watched window: the count this event passes (a threshold crossed), once read. */
   const passing = new Map<number, number>();
-  let windowsAt = 0;
+  /** Per watched window: where its counter sits in the transaction (for onCancel). */
+  const windowsAt = new Map<number, number>();
   const triggers = (): Trigger[] => {
     const out: Trigger[] = [];
     if (existence === "creating") out.push({ kind: "new_error", errorId: e.errorId });
@@ -192,33 +201,28 @@ export async function recordEvent(msg: IngestMessage, e: ParsedEvent, receivedAt
       if (user && newUser) items.push({ Put: { Item: { ...user, expireAt: expireAtFor(receivedAt) }, ConditionExpression: "attribute_not_exists(pk)" } });
       // Refreshing the TTL keeps a returning user's marker alive as long as the error gets events.
       else if (user) items.push({ Update: { Key: user, UpdateExpression: "SET expireAt = :x", ExpressionAttributeValues: { ":x": expireAtFor(receivedAt) } } });
-      // After the three above, so the positions onCancel reads stay the same; it has no condition to fail.
-      items.push({
-        Update: {
-          Key: hourKey(pid, e.errorId, hourOf(e.occurredAt)),
-          UpdateExpression: "SET expireAt = :x ADD eventsCount :one",
-          ExpressionAttributeValues: { ":x": expireAtFor(receivedAt), ":one": 1 },
-        },
-      });
-      // The 30-day graph's daily counter: after the hour's, also without a condition.
-      items.push({
-        Update: {
-          Key: dayCountKey(pid, e.errorId, dayOf(e.occurredAt)),
-          UpdateExpression: "SET expireAt = :x ADD eventsCount :one",
-          ExpressionAttributeValues: { ":x": expireAtFor(receivedAt), ":one": 1 },
-        },
-      });
+      // After the three above, so the positions onCancel reads stay the same. The hour's and the
+      // day's counters (the graphs) double as the watched windows of those lengths.
+      const watched = (seconds: number) => watch.windows.find((w) => w.seconds === seconds);
+      const counter = (seconds: number, key: { pk: string; sk: string }) => {
+        const window = watched(seconds);
+        if (window) windowsAt.set(seconds, items.length);
+        items.push(counterUpdate(key, receivedAt, window, passing.get(seconds)));
+      };
+      windowsAt.clear();
+      counter(HOUR_SECONDS, hourKey(pid, e.errorId, hourOf(e.occurredAt)));
+      counter(DAY_SECONDS, dayCountKey(pid, e.errorId, dayOf(e.occurredAt)));
       // The fast path's condition proves the event is the error's newest; a known older bound disproves it.
       items.push(...tagUpdates(pid, e.errorId, tags, e.occurredAt, receivedAt, !known || e.occurredAt >= known.lastSeen));
-      windowsAt = items.length;
-      for (const w of watch.windows) items.push(windowUpdate(pid, e, receivedAt, w, passing.get(w.seconds)));
+      for (const w of watch.windows) if (w.seconds !== HOUR_SECONDS && w.seconds !== DAY_SECONDS) counter(w.seconds, windowCounterKey(pid, e, w.seconds));
       return items;
     },
     onSuccess: () => ({ result: "recorded", triggers: triggers() }),
     onCancel: async (codes) => {
       const [event, error, marker] = codes;
       if (event === "ConditionalCheckFailed") return { done: { result: "duplicate", triggers: await recordedTriggers(msg) } };
-      if (marker === "ConditionalCheckFailed") newUser = false;
+      // Without a user, position 2 is the hour's counter, whose condition is a threshold's.
+      if (user && marker === "ConditionalCheckFailed") newUser = false;
       if (error === "ConditionalCheckFailed") {
         const item = await getItem<Bounds>(errorKey(pid, e.errorId).pk, "ERROR");
         // Gone (retention deleted it meanwhile, or never there): the fast path creates it.
@@ -226,10 +230,11 @@ export async function recordEvent(msg: IngestMessage, e: ParsedEvent, receivedAt
         // With hooks watching, an absent error is created under `attribute_not_exists`: a new error.
         existence = item ? "any" : watch.detectNew ? "creating" : "any";
       }
-      for (const [i, w] of watch.windows.entries()) {
-        if (codes[windowsAt + i] !== "ConditionalCheckFailed") continue;
-        const counter = await getItem<{ eventsCount?: number }>(errorKey(pid, e.errorId).pk, `WIN#${w.seconds}#${windowStartOf(e.occurredAt, w.seconds)}`);
-        passing.set(w.seconds, counter?.eventsCount ?? 0);
+      for (const [seconds, at] of windowsAt) {
+        if (codes[at] !== "ConditionalCheckFailed") continue;
+        const key = windowCounterKey(pid, e, seconds);
+        const counter = await getItem<{ eventsCount?: number }>(key.pk, key.sk);
+        passing.set(seconds, counter?.eventsCount ?? 0);
       }
       return { retry: true };
     },
