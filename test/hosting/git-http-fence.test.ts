@@ -67,3 +67,26 @@ describe("the push fence", () => {
   });
 
 });
+
+describe("fence folders left by a killed push", () => {
+  it("are swept once untouched for longer than any push can run; younger ones and other folders stay", async () => {
+    const { mkdirSync, writeFileSync, utimesSync, existsSync } = await import("node:fs");
+    const { sweepStaleFenceFolders, STALE_FENCE_FOLDER_MS } = await import("../../functions/hosting/git-http/fence-hook.js");
+    const root = mkdtempSync(join(tmpdir(), "fence-sweep-"));
+    dirs.push(root);
+    const now = Date.now();
+    const folder = (name: string, ageMs: number) => {
+      const path = join(root, name);
+      mkdirSync(join(path, "hooks"), { recursive: true });
+      writeFileSync(join(path, "hooks", "reference-transaction"), "#!/bin/sh\n");
+      const at = (now - ageMs) / 1000;
+      utimesSync(path, at, at);
+      return path;
+    };
+    const stale = folder("forgeline-fence-stale", STALE_FENCE_FOLDER_MS + 60_000);
+    const live = folder("forgeline-fence-live", 60_000);
+    const unrelated = folder("someone-else", STALE_FENCE_FOLDER_MS * 4);
+    expect(await sweepStaleFenceFolders({ root, now })).toEqual([stale]);
+    expect([existsSync(stale), existsSync(live), existsSync(unrelated)]).toEqual([false, true, true]);
+  });
+});

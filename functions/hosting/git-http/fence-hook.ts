@@ -6,7 +6,7 @@
  * repository write lease (the write path's `fence`: a conditional renewal); when it does not — it
  * expired or another writer took over — the ref does not move and git reports the push rejected.
  */
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -28,8 +28,39 @@ const CLIENT = [
 
 const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
+const FOLDER_PREFIX = "forgeline-fence-";
+/** Twice Lambda's 15-minute limit: no push can still be using a folder this old. */
+export const STALE_FENCE_FOLDER_MS = 30 * 60_000;
+
+/**
+ * Removes fence folders left by processes killed during a push (a hook script and a socket each; no
+ * lock or data: the lease they served expires on its own). Age-based, because another process on
+ * the same machine (another function, another instance) may be pushing right now.
+ */
+export async function sweepStaleFenceFolders(opts: { root?: string; minAgeMs?: number; now?: number } = {}): Promise<string[]> {
+  const root = opts.root ?? tmpdir();
+  const cutoff = (opts.now ?? Date.now()) - (opts.minAgeMs ?? STALE_FENCE_FOLDER_MS);
+  const removed: string[] = [];
+  for (const name of await readdir(root).catch(() => [] as string[])) {
+    if (!name.startsWith(FOLDER_PREFIX)) continue;
+    const path = join(root, name);
+    const s = await stat(path).catch(() => undefined);
+    if (!s?.isDirectory() || s.mtimeMs > cutoff) continue;
+    await rm(path, { recursive: true, force: true });
+    removed.push(path);
+  }
+  return removed;
+}
+
+/** Once per process, in the background: a push never waits for the sweep. */
+let swept = false;
+
 export async function fenceHooks(fence: () => Promise<void>): Promise<FenceHooks> {
-  const dir = await mkdtemp(join(tmpdir(), "forgeline-fence-"));
+  if (!swept) {
+    swept = true;
+    void sweepStaleFenceFolders().catch(() => undefined);
+  }
+  const dir = await mkdtemp(join(tmpdir(), FOLDER_PREFIX));
   const socket = join(dir, "fence.sock");
   const server = createServer((conn) => {
     conn.on("error", () => undefined);
