@@ -27,3 +27,8 @@ export const containerMovesIndex = (kind: MoveKind, containerId: number, id: num
 });
 /** Id sequence of move records, one per kind as in GitLab (three tables, three id spaces). */
 export const moveSequence = (kind: MoveKind) => `${kind}_repository_storage_moves`;
+/**
+ * The operator's handle on the storage-wide moves of a kind off one storage (`domain/bulk-control.ts`):
+ * when the latest was scheduled, when it was canceled, how many moves may run at once.
+ */
+export const bulkControlKey = (kind: MoveKind, source: string) => ({ pk: `BULKCTL#${kind}#${source}`, sk: "BULKCTL" });

@@ -17,6 +17,9 @@ function routesOf(kind: keyof typeof plural): RouteSpec[] {
     r("GET", `${all}/:repository_storage_move_id`, "get-storage-move"),
     // Operators only, not GitLab's: the Step Functions execution and step history of one move.
     r("GET", `${all}/:repository_storage_move_id/execution`, "get-storage-move-execution"),
+    // Operators only, not GitLab's: stop a bulk move, or change how many of its moves run at once.
+    r("POST", `${all}/cancel`, "cancel-storage-moves"),
+    r("PUT", `${all}/concurrency`, "set-storage-moves-concurrency"),
     r("GET", one, "list-container-moves"),
     r("POST", one, "schedule-container-move"),
     r("GET", `${one}/:repository_storage_move_id`, "get-container-move"),

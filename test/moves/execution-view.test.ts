@@ -60,6 +60,7 @@ describe("a bulk execution", () => {
       finished: 2,
       failed: 0,
       skipped: 1,
+      canceled: 0,
       failedMoves: [],
       summary: "2 project repository moves off default scheduled (2 finished, 1 skipped)",
     });

@@ -23,6 +23,7 @@ export class CliError extends Error {}
 export interface Api {
   get<T>(path: string): Promise<T>;
   post<T>(path: string, body: unknown): Promise<T>;
+  put<T>(path: string, body: unknown): Promise<T>;
 }
 
 export function connect(env: NodeJS.ProcessEnv = process.env): Api {
@@ -42,7 +43,7 @@ export function connect(env: NodeJS.ProcessEnv = process.env): Api {
     if (!res.ok) throw new CliError(`${method} ${path} answered ${res.status}: ${text}`);
     return (text ? JSON.parse(text) : undefined) as T;
   };
-  return { get: (path) => send("GET", path), post: (path, body) => send("POST", path, body) };
+  return { get: (path) => send("GET", path), post: (path, body) => send("POST", path, body), put: (path, body) => send("PUT", path, body) };
 }
 
 /** Moves of a kind newer than `sinceId`, newest first (pages until it reaches older ones). */

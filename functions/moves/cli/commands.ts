@@ -8,6 +8,8 @@
  *   show <project|snippet|group> <move id>   the record, its execution and its steps
  *   watch <projects|snippets|groups|all> [--since <move id>] [--from <storage>]
  *   check <storage>            exit status 1 while any project, snippet or group wiki remains there
+ *   cancel <projects|snippets|groups|all> --from <storage>   stop a storage-wide move
+ *   concurrency <projects|snippets|groups|all> --from <storage> <N>   moves of it running at once
  */
 import { CliError, latestMoveId, remainingOn, type Api, type MoveRecordView } from "./client.js";
 import { watch, type Watched, type WatchPace } from "./watch.js";
@@ -34,7 +36,9 @@ export const USAGE = `Usage:
   npm run moves -- list <projects|snippets|groups> [--limit N]
   npm run moves -- show <project|snippet|group> <move id>
   npm run moves -- watch <projects|snippets|groups|all> [--since <move id>] [--from <storage>]
-  npm run moves -- check <storage>`;
+  npm run moves -- check <storage>
+  npm run moves -- cancel <projects|snippets|groups|all> --from <storage>
+  npm run moves -- concurrency <projects|snippets|groups|all> --from <storage> <N>`;
 
 interface Args {
   positional: string[];
@@ -135,6 +139,25 @@ export async function runMovesCli(argv: string[], api: Api, out: (line: string) 
       out(`${what}: ${left.project} projects, ${left.snippet} snippets, ${left.group} group wikis`);
       out(total === 0 ? `Nothing remains on ${what}.` : `${total} repositories remain on ${what}.`);
       return total === 0 ? 0 : 1;
+    }
+    case "cancel": {
+      const source = option(args, "--from");
+      if (!source) throw new CliError(`cancel needs --from <storage>\n${USAGE}`);
+      for (const kind of kindsOf(what)) {
+        const res = await api.post<{ canceled_moves: number }>(`/${kind}_repository_storage_moves/cancel`, { source_storage_name: source });
+        out(`Canceled the ${kind} moves off ${source}: no further page is scheduled; ${res.canceled_moves} scheduled moves failed (Canceled by an administrator) and stay writable on ${source}; moves already started run to their end.`);
+      }
+      return 0;
+    }
+    case "concurrency": {
+      const source = option(args, "--from");
+      const n = Number(id);
+      if (!source || !Number.isInteger(n) || n < 1) throw new CliError(`concurrency needs --from <storage> and a whole number of moves above 0\n${USAGE}`);
+      for (const kind of kindsOf(what)) {
+        const res = await api.put<{ concurrency: number; batch_size: number; parallel_batches: number }>(`/${kind}_repository_storage_moves/concurrency`, { source_storage_name: source, concurrency: n });
+        out(`${kind} moves off ${source}: at most ${res.concurrency} at once from the next page (batches of ${res.batch_size}, ${res.parallel_batches} at a time).`);
+      }
+      return 0;
     }
     default:
       throw new CliError(USAGE);

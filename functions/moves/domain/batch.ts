@@ -14,6 +14,7 @@
  */
 import { classifyError, PERMANENT_ERRORS } from "./errors.js";
 import type { DrainPolicy, MoveInput } from "./execution.js";
+import type { BulkRef } from "./bulk-control.js";
 import { findMoves, type HistoryEntry, type MoveRecord, type MoveState } from "./records.js";
 import type { MoveRef } from "./transitions.js";
 import { mapSettled } from "../../platform/concurrency.js";
@@ -45,6 +46,8 @@ export interface MoveItem extends MoveInput, Partial<Pick<MoveRecord, "sourceSto
 export interface MoveBatch {
   moves: MoveItem[];
   drain: DrainPolicy;
+  /** The bulk move that scheduled the batch, if one did (see `bulk-control.ts`). */
+  bulk?: BulkRef;
   executionId?: string;
   /** Epoch ms after which in-flight writes no longer count as draining but as a failure. */
   drainDeadline?: number;

@@ -8,6 +8,7 @@
 import { kindInfo } from "./containers.js";
 import type { BulkInput } from "./execution.js";
 import { isTerminal, movesCreatedSince } from "./records.js";
+import { CANCELED_MESSAGE } from "./bulk-control.js";
 
 export interface BulkSummary {
   scheduled: number;
@@ -15,6 +16,8 @@ export interface BulkSummary {
   /** `failed` and `cleanup failed`. */
   failed: number;
   skipped: number;
+  /** Failed because an administrator canceled the bulk move before they started (counted in `failed` too). */
+  canceled: number;
   /** The first failed moves, each with its error, as the move records say. */
   failedMoves: Array<{ id: number; state: string; error: string | null }>;
   summary: string;
@@ -26,9 +29,10 @@ export async function summariseBulk(input: { bulk: BulkInput["bulk"]; skipped?: 
   const { kind, source, scheduledAt } = input.bulk;
   const mine = (await movesCreatedSince(kind, scheduledAt ?? new Date(0).toISOString())).filter((m) => m.bulkExecution === input.executionName).reverse();
   const failed = mine.filter((m) => isTerminal(m.state) && m.state !== "finished");
-  const counts = { scheduled: mine.length, finished: mine.filter((m) => m.state === "finished").length, failed: failed.length, skipped: input.skipped ?? 0 };
+  const canceled = failed.filter((m) => m.errorMessage === CANCELED_MESSAGE).length;
+  const counts = { scheduled: mine.length, finished: mine.filter((m) => m.state === "finished").length, failed: failed.length, skipped: input.skipped ?? 0, canceled };
   const what = `${kindInfo[kind].repositoryType} repository moves off ${source}`;
-  const tail = `${counts.finished} finished, ${counts.skipped} skipped`;
+  const tail = `${counts.finished} finished, ${counts.skipped} skipped${canceled ? `, ${canceled} canceled by an administrator` : ""}`;
   const summary = counts.failed
     ? `${counts.failed} of ${counts.scheduled} ${what} failed (${tail}): ${failed
         .slice(0, LISTED)

@@ -3,7 +3,8 @@
  * execution, so it answers at once however many repositories there are. The execution pages through
  * the source storage's index (a Query, never a Scan): each page schedules up to `pageSize` moves and
  * runs them, in batches (`batch.ts`) with the state machine's bounded concurrency, before the next
- * page is read, so repositories stay writable until their turn comes.
+ * page is read, so repositories stay writable until their turn comes. An operator can cancel it or
+ * change its concurrency while it runs (`bulk-control.ts`).
  */
 import { docQuery } from "../../platform/db/document.js";
 import { resources } from "../../platform/resources.js";
@@ -15,8 +16,9 @@ import { pickStorage, pickWeighted, storageWeights } from "../../identity/domain
 import { storageIndexPk } from "../../hosting/domain/keys.js";
 import { moveSequence, type MoveKind } from "../keys.js";
 import { containersOf, displayPath, type AnyContainer } from "./containers.js";
-import { batchSize, drainPolicy, startBulkExecution, type BulkInput, type DrainPolicy, type MoveBatchInput, type MoveInput } from "./execution.js";
+import { drainPolicy, startBulkExecution, type BulkInput, type DrainPolicy, type MoveBatchInput, type MoveInput } from "./execution.js";
 import { assertBulkStorages } from "./policy.js";
+import { isCanceled, pageShape, readBulkControl, recordBulkScheduled } from "./bulk-control.js";
 import { findMove, isTerminal, movesCreatedSince, type MoveRecord } from "./records.js";
 import { createScheduledMove, isSchedulable, newMoveRecord, NotSchedulableError, schedulingItems } from "./schedule.js";
 import { transactEach } from "./transitions.js";
@@ -34,7 +36,9 @@ export async function scheduleBulkMoves(kind: MoveKind, source: string, destinat
   if (destination === undefined && !(await pickStorage([source]))) {
     throw paramError("destination_storage_name is missing and no other storage has a weight above 0 in repository_storages_weighted");
   }
-  await startBulkExecution({ kind, source, destination, pageSize: pageSize(), drain: drainPolicy(opts.drain) });
+  const scheduledAt = new Date().toISOString();
+  await recordBulkScheduled(kind, source, scheduledAt);
+  await startBulkExecution({ kind, source, destination, pageSize: pageSize(), drain: drainPolicy(opts.drain), scheduledAt });
 }
 
 export interface BatchState extends BulkInput {
@@ -43,16 +47,34 @@ export interface BatchState extends BulkInput {
   batches?: MoveBatchInput[];
   /** Repositories this execution could not schedule so far (read-only, busy, no destination). */
   skipped?: number;
+  /** Batches the state machine's Map runs at once for this page (`MaxConcurrencyPath`). */
+  maxConcurrency?: number;
+  /** An administrator canceled this bulk move: no page was read, none will be. */
+  canceled?: boolean;
 }
+
+type PageResult = Required<Omit<BatchState, "cursor" | "canceled">> & { cursor?: string; canceled?: boolean };
 
 /**
  * One page of a bulk execution. Safe to run again: moves it already scheduled are picked up, not
  * lost, and the first page also takes up the moves an earlier run of this same execution had
  * already switched (see `switchedEarlier`).
  */
-export async function scheduleBatch(state: BatchState, executionName: string): Promise<Required<Omit<BatchState, "cursor">> & { cursor?: string }> {
+export async function scheduleBatch(state: BatchState, executionName: string): Promise<PageResult> {
   const { kind, source, destination, drain, scheduledAt } = state.bulk;
   const resumed = state.cursor === undefined && scheduledAt ? await switchedEarlier(kind, executionName, scheduledAt) : [];
+  // Read at every page, so an operator's cancel or concurrency change applies from the next one.
+  const control = await readBulkControl(kind, source);
+  const shape = pageShape(control);
+  const bulkRef = { kind, source, ...(scheduledAt ? { scheduledAt } : {}) };
+  const inBatches = (moves: MoveInput[]) =>
+    Array.from({ length: Math.ceil(moves.length / shape.size) }, (_, b) => ({ moves: moves.slice(b * shape.size, (b + 1) * shape.size), drain, bulk: bulkRef }));
+  if (isCanceled(control, scheduledAt)) {
+    log.info("Bulk storage move canceled by an administrator: no further page is scheduled", { kind, source, executionName });
+    // Moves switched already still need their cleanup and their finish.
+    const switched = resumed.map((move) => ({ moveId: move.id, kind, containerId: move.containerId }));
+    return { bulk: state.bulk, cursor: state.cursor, more: false, batches: inBatches(switched), skipped: state.skipped ?? 0, maxConcurrency: shape.parallel, canceled: true };
+  }
   const out = await docQuery({
     TableName: resources.mainTable(),
     IndexName: GSI2,
@@ -95,9 +117,8 @@ export async function scheduleBatch(state: BatchState, executionName: string): P
   });
   const moves: MoveInput[] = resumed.map((move) => ({ moveId: move.id, kind, containerId: move.containerId }));
   scheduled.forEach((moveId, i) => moveId !== undefined && moves.push({ moveId, kind, containerId: rows[i]!.id }));
-  const size = batchSize();
-  const batches = Array.from({ length: Math.ceil(moves.length / size) }, (_, b) => ({ moves: moves.slice(b * size, (b + 1) * size), drain }));
-  return { bulk: state.bulk, cursor: rows.at(-1)?.gsi2sk ?? state.cursor, more: !!out.LastEvaluatedKey, batches, skipped: tally.skipped };
+  const batches = inBatches(moves);
+  return { bulk: state.bulk, cursor: rows.at(-1)?.gsi2sk ?? state.cursor, more: !!out.LastEvaluatedKey, batches, skipped: tally.skipped, maxConcurrency: shape.parallel };
 }
 
 /**

@@ -10,6 +10,7 @@ import { sfnClient } from "../../platform/aws-sfn.js";
 import { resources } from "../../platform/resources.js";
 import type { MoveKind } from "../keys.js";
 import type { MoveRecord } from "./records.js";
+import type { BulkRef } from "./bulk-control.js";
 
 /**
  * How long a move waits for in-flight writes (unexpired write leases) to finish, and how often it
@@ -47,13 +48,9 @@ export interface MoveInput {
 export interface MoveBatchInput {
   moves: MoveInput[];
   drain: DrainPolicy;
+  /** The bulk move that scheduled them: its batches look whether it was canceled before they start. */
+  bulk?: BulkRef;
 }
-
-/**
- * Moves per batch in a bulk execution (`FORGELINE_MOVE_BATCH_SIZE`, 1–25, default 10). A batch's
- * copies share one task invocation (15 minutes at most on Lambda): use 1 for very large repositories.
- */
-export const batchSize = () => Math.min(25, Math.max(1, Number(process.env.FORGELINE_MOVE_BATCH_SIZE) || 10));
 
 /** Input of a bulk execution: it pages through the source storage and schedules as it goes. */
 export interface BulkInput {
@@ -101,8 +98,8 @@ export function startMoveExecution(move: MoveRecord, drain: DrainPolicy) {
   return start(moveExecutionName(move), input);
 }
 
-export function startBulkExecution(bulk: BulkInput["bulk"]) {
+export function startBulkExecution(bulk: BulkInput["bulk"] & { scheduledAt: string }) {
   const stamp = `${Date.now().toString(36)}-${randomBytes(3).toString("hex")}`;
   const name = `bulk-${bulk.kind}-from-${bulk.source}-${stamp}`.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 80);
-  return start(name, { bulk: { ...bulk, scheduledAt: new Date().toISOString() } } satisfies BulkInput);
+  return start(name, { bulk } satisfies BulkInput);
 }

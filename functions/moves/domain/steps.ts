@@ -19,7 +19,8 @@ import { drainPolicy } from "./execution.js";
 import { faultPoint } from "./fault-injection.js";
 import { findMoves, moveOwner, type MoveRecord } from "./records.js";
 import { runAsWriter } from "../../hosting/domain/git/writer.js";
-import { markAllStarted, noteStep, switchAll } from "./transitions.js";
+import { markAllCanceled, markAllStarted, noteStep, switchAll } from "./transitions.js";
+import { bulkCanceled, CANCELED_MESSAGE } from "./bulk-control.js";
 
 /** Repositories copied (or verified) at once within one batch. */
 const COPY_CONCURRENCY = 4;
@@ -29,7 +30,9 @@ const COPY_CONCURRENCY = 4;
  * `scheduled` was handled already (GitLab's idempotent re-delivery) and is `done` here — unless this
  * very execution started it (a retried step, or the local runner restarting an interrupted
  * execution): then it resumes where it was, at the copy (`started`) or the cleanup (`replicated`).
- * The containers are read in the same round trip, for the first look at in-flight writes.
+ * The containers are read in the same round trip, for the first look at in-flight writes. When an
+ * administrator canceled the bulk move that scheduled the batch, its scheduled moves end `failed`
+ * instead (`bulk-control.ts`).
  */
 export async function startMoves(input: { batch: MoveBatch; executionId?: string }): Promise<MoveBatch> {
   const batch = structuredClone(input.batch);
@@ -40,7 +43,9 @@ export async function startMoves(input: { batch: MoveBatch; executionId?: string
   const containers = read.slice(moves.length) as Array<AnyContainer | undefined>;
   const scheduled = records.filter((r): r is MoveRecord => r?.state === "scheduled");
   const started = new Set<number>();
-  (await markAllStarted(scheduled, arn)).forEach((ok, i) => ok && started.add(scheduled[i]!.id));
+  // Canceled since this batch was scheduled: what has not started yet ends here, writable on its source.
+  if (scheduled.length && batch.bulk && (await bulkCanceled(batch.bulk))) await markAllCanceled(scheduled, CANCELED_MESSAGE);
+  else (await markAllStarted(scheduled, arn)).forEach((ok, i) => ok && started.add(scheduled[i]!.id));
   // A scheduled move this write did not start was started by someone else meanwhile: read it again.
   if (started.size < scheduled.length) records = await findMoves(moves);
   moves.forEach((move, i) => {

@@ -169,6 +169,19 @@ export const markFailed = async (move: Releasable, message: string, notes?: Hist
   // The container is no longer ours to unlock (it vanished or someone else took it): record the failure only.
   tryTransaction([moveUpdate(move, "failed", ["initial", "scheduled", "started"], errorValues(message, notes))]);
 
+/**
+ * Canceled before it started: `failed` with `message`, its container writable again on the source.
+ * Only from `scheduled`, so a move a batch is starting at the same moment is either canceled or
+ * started, never both.
+ */
+const canceledItems = (move: Releasable, message: string) => [moveUpdate(move, "failed", ["scheduled"], errorValues(message)), release(move, true)];
+
+export const markAllCanceled = (moves: Releasable[], message: string) =>
+  transactEach(
+    moves.map((move) => canceledItems(move, message)),
+    (i) => tryTransaction(canceledItems(moves[i]!, message)),
+  );
+
 /** Switched, but the source copy could not be removed: the repository lives on the destination. */
 export const markCleanupFailed = async (move: Releasable, message: string, notes?: HistoryEntry[]) =>
   (await tryTransaction([moveUpdate(move, "cleanup failed", ["replicated"], errorValues(message, notes)), release(move, false)])) ||
