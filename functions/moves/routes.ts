@@ -26,7 +26,13 @@ function routesOf(kind: keyof typeof plural): RouteSpec[] {
   ];
 }
 
-export const moveRoutes: RouteSpec[] = [...routesOf("project"), ...routesOf("snippet"), ...routesOf("group")];
+export const moveRoutes: RouteSpec[] = [
+  ...routesOf("project"),
+  ...routesOf("snippet"),
+  ...routesOf("group"),
+  // Operators only, not GitLab's: the moves that would spread repositories by storage weight.
+  { method: "GET", path: "/api/v4/repository_storages/rebalance_plan", module: "moves/http/rebalance-plan" },
+];
 
 const task = (name: string, module: string): WorkerSpec => ({ name, module: `moves/tasks/${module}`, kind: "task" });
 

@@ -10,9 +10,11 @@
  *   check <storage>            exit status 1 while any project, snippet or group wiki remains there
  *   cancel <projects|snippets|groups|all> --from <storage>   stop a storage-wide move
  *   concurrency <projects|snippets|groups|all> --from <storage> <N>   moves of it running at once
+ *   rebalance [--dry-run] [--tolerance N] [--concurrency N]   spread repositories by storage weight (rebalance.ts)
  */
 import { CliError, latestMoveId, remainingOn, type Api, type MoveRecordView } from "./client.js";
 import { watch, type Watched, type WatchPace } from "./watch.js";
+import { rebalance } from "./rebalance.js";
 
 interface ExecutionView {
   execution_arn: string | null;
@@ -38,7 +40,8 @@ export const USAGE = `Usage:
   npm run moves -- watch <projects|snippets|groups|all> [--since <move id>] [--from <storage>]
   npm run moves -- check <storage>
   npm run moves -- cancel <projects|snippets|groups|all> --from <storage>
-  npm run moves -- concurrency <projects|snippets|groups|all> --from <storage> <N>`;
+  npm run moves -- concurrency <projects|snippets|groups|all> --from <storage> <N>
+  npm run moves -- rebalance [--dry-run] [--tolerance <percentage points>] [--concurrency N]`;
 
 interface Args {
   positional: string[];
@@ -51,7 +54,7 @@ export function parseArgs(argv: string[]): Args {
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (!arg.startsWith("--")) positional.push(arg);
-    else if (arg === "--watch") options.set(arg, true);
+    else if (arg === "--watch" || arg === "--dry-run") options.set(arg, true);
     else if (argv[i + 1] === undefined) throw new CliError(`${arg} needs a value`);
     else options.set(arg, argv[++i]!);
   }
@@ -158,6 +161,16 @@ export async function runMovesCli(argv: string[], api: Api, out: (line: string) 
         out(`${kind} moves off ${source}: at most ${res.concurrency} at once from the next page (batches of ${res.batch_size}, ${res.parallel_batches} at a time).`);
       }
       return 0;
+    }
+    case "rebalance": {
+      const number = (name: string) => {
+        const raw = option(args, name);
+        if (raw === undefined) return undefined;
+        const n = Number(raw);
+        if (!Number.isFinite(n) || n < 0) throw new CliError(`${name} needs a number\n${USAGE}`);
+        return n;
+      };
+      return rebalance(api, { dryRun: args.options.has("--dry-run"), tolerance: number("--tolerance"), concurrency: number("--concurrency") }, out, pace);
     }
     default:
       throw new CliError(USAGE);

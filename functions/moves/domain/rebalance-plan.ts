@@ -1,0 +1,146 @@
+/**
+ * Rebalancing by `repository_storages_weighted`: which repositories to move where so that each
+ * storage's share of the bytes comes within `tolerance` percentage points of its share of the
+ * weights. Only the plan lives here (pure, `planRebalance`) and the reads it needs (`rebalanceInput`,
+ * Queries on the storage index, never a Scan); the moves themselves are ordinary per-container moves
+ * (`POST /<plural>/:id/repository_storage_moves` with `destination_storage_name`) that the operator
+ * CLI schedules and watches, so they run through the same state machine and the same guards, and
+ * this module carries neither the Step Functions client nor Git.
+ */
+import { GSI2, queryAll } from "../../platform/db/table.js";
+import { mapConcurrently } from "../../platform/concurrency.js";
+import { storageNames } from "../../platform/config.js";
+import { storageWeights, type Weights } from "../../identity/domain/settings.js";
+import { storageIndexPk } from "../../hosting/domain/keys.js";
+import { directorySize } from "../../hosting/domain/git/fs-util.js";
+import { primaryPath } from "../../hosting/domain/git/storage.js";
+import { projectWikiPath } from "../../hosting/domain/project-wiki.js";
+import type { MoveKind } from "../keys.js";
+
+export interface Placed {
+  kind: MoveKind;
+  id: number;
+  storage: string;
+  bytes: number;
+  /** Read-only or held by a move: counted where it is, never picked. */
+  movable: boolean;
+}
+
+export interface PlannedMove {
+  kind: MoveKind;
+  id: number;
+  from: string;
+  to: string;
+  bytes: number;
+}
+
+export interface StorageShare {
+  name: string;
+  weight: number;
+  target_share: number;
+  bytes_before: number;
+  share_before: number;
+  bytes_after: number;
+  share_after: number;
+}
+
+export interface RebalancePlan {
+  tolerance: number;
+  total_bytes: number;
+  /** Every storage within tolerance once the planned moves are done. */
+  balanced: boolean;
+  storages: StorageShare[];
+  /** In the order to run them: smallest repositories first. */
+  moves: PlannedMove[];
+}
+
+const percent = (part: number, whole: number) => (whole === 0 ? 0 : Math.round((part / whole) * 10_000) / 100);
+
+/**
+ * Greedy and smallest first: while some storage is out of tolerance, the smallest movable repository
+ * of the storage furthest above its target goes to the storage furthest below its own, as long as
+ * that brings the two closer to their targets. Stops when balanced, or when no such move is left
+ * (repositories too large for the tolerance): `balanced` says which.
+ */
+export function planRebalance(weights: Weights, placed: Placed[], tolerance: number): RebalancePlan {
+  const names = Object.keys(weights);
+  const weightSum = names.reduce((sum, n) => sum + Math.max(0, weights[n]!), 0);
+  const total = placed.reduce((sum, p) => sum + p.bytes, 0);
+  const target = new Map(names.map((n) => [n, weightSum === 0 ? 0 : (Math.max(0, weights[n]!) / weightSum) * total]));
+  const bytes = new Map(names.map((n) => [n, 0]));
+  for (const p of placed) bytes.set(p.storage, (bytes.get(p.storage) ?? 0) + p.bytes);
+  const before = new Map(bytes);
+  const excess = (n: string) => (bytes.get(n) ?? 0) - (target.get(n) ?? 0);
+  const outOfTolerance = () => names.some((n) => Math.abs(excess(n)) > (tolerance / 100) * total);
+  // Smallest first on every storage (ties by id, so a plan is reproducible).
+  const candidates = new Map(names.map((n) => [n, placed.filter((p) => p.storage === n && p.movable).sort((a, b) => a.bytes - b.bytes || a.id - b.id)]));
+  const moves: PlannedMove[] = [];
+  while (weightSum > 0 && outOfTolerance()) {
+    const over = [...names].sort((a, b) => excess(b) - excess(a))[0]!;
+    const under = [...names].filter((n) => (weights[n] ?? 0) > 0).sort((a, b) => excess(a) - excess(b))[0]!;
+    const next = candidates.get(over)!.shift();
+    if (!next || over === under) break;
+    const deviation = Math.abs(excess(over)) + Math.abs(excess(under));
+    const after = Math.abs(excess(over) - next.bytes) + Math.abs(excess(under) + next.bytes);
+    if (after >= deviation) break;
+    bytes.set(over, bytes.get(over)! - next.bytes);
+    bytes.set(under, bytes.get(under)! + next.bytes);
+    moves.push({ kind: next.kind, id: next.id, from: over, to: under, bytes: next.bytes });
+  }
+  const storages = names.map((name) => ({
+    name,
+    weight: weights[name] ?? 0,
+    target_share: percent(target.get(name)!, total),
+    bytes_before: before.get(name)!,
+    share_before: percent(before.get(name)!, total),
+    bytes_after: bytes.get(name)!,
+    share_after: percent(bytes.get(name)!, total),
+  }));
+  return { tolerance, total_bytes: total, balanced: !outOfTolerance(), storages, moves };
+}
+
+interface IndexedContainer {
+  id: number;
+  relativePath?: string;
+  wikiRepository?: boolean;
+  readOnly?: boolean;
+  storageMoveId?: number;
+}
+
+/**
+ * Bytes a container's move carries (its repository, and a project's wiki with it). The one place
+ * that knows where a size comes from: today the primary copy on disk; sizes recorded on the
+ * container at write time (GitLab's `statistics`) replace this walk once every container has them.
+ */
+export async function sizeOf(kind: MoveKind, storage: string, c: IndexedContainer): Promise<number> {
+  if (!c.relativePath) return 0;
+  const own = await directorySize(primaryPath(storage, c.relativePath));
+  const wiki = kind === "project" && c.wikiRepository ? await directorySize(primaryPath(storage, projectWikiPath(c.relativePath))) : 0;
+  return own + wiki;
+}
+
+const SIZE_CONCURRENCY = 16;
+
+/** The weights, and every repository of `kinds` with its storage and size (one Query per storage and kind). */
+export async function rebalanceInput(kinds: MoveKind[]): Promise<{ weights: Weights; placed: Placed[] }> {
+  const weights = await storageWeights();
+  const perStorage = await Promise.all(
+    storageNames().flatMap((storage) =>
+      kinds.map(async (kind) => {
+        const items = await queryAll<IndexedContainer>({
+          index: GSI2,
+          pk: storageIndexPk(kind, storage),
+          projection: ["id", "relativePath", "wikiRepository", "readOnly", "storageMoveId"],
+        });
+        return mapConcurrently(items, SIZE_CONCURRENCY, async (c) => ({
+          kind,
+          id: c.id,
+          storage,
+          bytes: await sizeOf(kind, storage, c),
+          movable: !!c.relativePath && !c.readOnly && c.storageMoveId === undefined,
+        }));
+      }),
+    ),
+  );
+  return { weights, placed: perStorage.flat() };
+}
