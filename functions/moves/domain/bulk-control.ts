@@ -62,12 +62,15 @@ export async function bulkCanceled(ref: BulkRef): Promise<boolean> {
   return isCanceled(await readBulkControl(ref.kind, ref.source), ref.scheduledAt);
 }
 
-/** A new bulk move starts uncanceled, at the default concurrency. */
+/**
+ * A new bulk move starts at the default concurrency. An earlier cancel stays recorded: it is older
+ * than the new bulk move, so it stops only the ones scheduled before it, which must not resume.
+ */
 export async function recordBulkScheduled(kind: MoveKind, source: string, scheduledAt: string): Promise<void> {
   const key = bulkControlKey(kind, source);
   await updateItem({
     ...key,
-    update: "SET kind = :kind, #source = :source, scheduledAt = :at, #type = :type REMOVE canceledAt, concurrency",
+    update: "SET kind = :kind, #source = :source, scheduledAt = :at, #type = :type REMOVE concurrency",
     names: { "#source": "source", "#type": "type" },
     values: { ":kind": kind, ":source": source, ":at": scheduledAt, ":type": "bulk-control" },
   });
