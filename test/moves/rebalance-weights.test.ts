@@ -53,6 +53,28 @@ describe("the plan (pure)", () => {
     // One huge repository cannot be split: nothing helps, and the plan says so.
     const stuck = planRebalance({ a: 50, b: 50 }, [{ kind: "project", id: 1, storage: "a", bytes: 100, movable: true }], 5);
     expect(stuck).toMatchObject({ balanced: false, moves: [] });
+    // The storage furthest above its target holds nothing movable: the next one above gives instead.
+    const pinned = planRebalance(
+      { a: 20, b: 20, c: 60 },
+      [
+        { kind: "project", id: 1, storage: "a", bytes: 60, movable: false },
+        { kind: "snippet", id: 2, storage: "b", bytes: 20, movable: true },
+        { kind: "snippet", id: 3, storage: "b", bytes: 20, movable: true },
+      ],
+      5,
+    );
+    expect(pinned.moves).toEqual([{ kind: "snippet", id: 2, from: "b", to: "c", bytes: 20 }]);
+    expect(pinned.balanced).toBe(false);
+  });
+});
+
+describe("GET /repository_storages/rebalance_plan", () => {
+  it("is for administrators, and refuses a tolerance that is not a percentage", async () => {
+    expect((await call(iso, "GET", "/api/v4/repository_storages/rebalance_plan", { token: null })).status).toBe(401);
+    for (const bad of ["abc", "-1", "101"]) {
+      const res = await call(iso, "GET", `/api/v4/repository_storages/rebalance_plan?tolerance=${bad}`);
+      expect(res.status, bad).toBe(400);
+    }
   });
 });
 

@@ -59,7 +59,8 @@ const percent = (part: number, whole: number) => (whole === 0 ? 0 : Math.round((
 /**
  * Greedy and smallest first: while some storage is out of tolerance, the smallest movable repository
  * of the storage furthest above its target goes to the storage furthest below its own, as long as
- * that brings the two closer to their targets. Stops when balanced, or when no such move is left
+ * that brings the two closer to their targets (a storage with nothing that helps gives way to the
+ * next one above its target). Stops when balanced, or when no such move is left
  * (repositories too large for the tolerance): `balanced` says which.
  */
 export function planRebalance(weights: Weights, placed: Placed[], tolerance: number): RebalancePlan {
@@ -75,14 +76,17 @@ export function planRebalance(weights: Weights, placed: Placed[], tolerance: num
   // Smallest first on every storage (ties by id, so a plan is reproducible).
   const candidates = new Map(names.map((n) => [n, placed.filter((p) => p.storage === n && p.movable).sort((a, b) => a.bytes - b.bytes || a.id - b.id)]));
   const moves: PlannedMove[] = [];
+  const improves = (from: string, to: string, size: number) =>
+    Math.abs(excess(from) - size) + Math.abs(excess(to) + size) < Math.abs(excess(from)) + Math.abs(excess(to));
   while (weightSum > 0 && outOfTolerance()) {
-    const over = [...names].sort((a, b) => excess(b) - excess(a))[0]!;
-    const under = [...names].filter((n) => (weights[n] ?? 0) > 0).sort((a, b) => excess(a) - excess(b))[0]!;
-    const next = candidates.get(over)!.shift();
-    if (!next || over === under) break;
-    const deviation = Math.abs(excess(over)) + Math.abs(excess(under));
-    const after = Math.abs(excess(over) - next.bytes) + Math.abs(excess(under) + next.bytes);
-    if (after >= deviation) break;
+    const under = names.filter((n) => (weights[n] ?? 0) > 0).sort((a, b) => excess(a) - excess(b))[0]!;
+    // The storage furthest above its target whose smallest movable repository still helps.
+    const over = names
+      .filter((n) => n !== under && excess(n) > 0)
+      .sort((a, b) => excess(b) - excess(a))
+      .find((n) => candidates.get(n)!.length > 0 && improves(n, under, candidates.get(n)![0]!.bytes));
+    if (!over) break;
+    const next = candidates.get(over)!.shift()!;
     bytes.set(over, bytes.get(over)! - next.bytes);
     bytes.set(under, bytes.get(under)! + next.bytes);
     moves.push({ kind: next.kind, id: next.id, from: over, to: under, bytes: next.bytes });
