@@ -16,6 +16,9 @@
  *   released at once — for the next writer and for a move's drain;
  * - fencing: a ref moves only after the writer proved, under the ref's lock, that its lease is still
  *   its own and unexpired (`git/writer.ts`), so a writer that lost its lease cannot move a ref.
+ *
+ * The release records the repository's size as the write left it (`repository-size.ts`), so sizes
+ * are read from the item, never walked, by the API's `statistics`, the inventory and the plans.
  */
 import { randomUUID } from "node:crypto";
 import { getItem, isConditionFailure, updateItem } from "../../platform/db/table.js";
@@ -24,6 +27,7 @@ import { ApiError, notFound } from "../../platform/http/errors.js";
 import { currentRequestId, describeError, log } from "../../platform/log.js";
 import { runAsWriter } from "./git/writer.js";
 import { containerKey, type ContainerKind } from "./keys.js";
+import { measureSizes, type Sizes } from "./repository-size.js";
 
 export const READ_ONLY_MESSAGE = "The repository is temporarily read-only. Please try again later.";
 
@@ -149,9 +153,12 @@ async function renew(kind: ContainerKind, id: number, lease: WriteLease): Promis
   }
 }
 
-async function release(kind: ContainerKind, id: number, leaseId: string): Promise<void> {
+/** Releases our lease and, in the same update, records the repository's size as the write left it. */
+async function release(kind: ContainerKind, id: number, leaseId: string, sizes: Sizes | undefined): Promise<void> {
+  const record = sizes ? (kind === "project" ? " SET repositorySize = :rs, wikiSize = :ws" : " SET repositorySize = :rs") : "";
+  const values = { ":id": leaseId, ...(sizes ? { ":rs": sizes.repositorySize, ...(kind === "project" ? { ":ws": sizes.wikiSize } : {}) } : {}) };
   try {
-    await updateItem({ ...containerKey(kind, id), update: "REMOVE writeLease", condition: "writeLease.id = :id", values: { ":id": leaseId } });
+    await updateItem({ ...containerKey(kind, id), update: `REMOVE writeLease${record}`, condition: "writeLease.id = :id", values });
   } catch (err) {
     // Our lease expired and someone else holds a newer one (or the container is gone): nothing of ours to release.
     if (!isConditionFailure(err)) throw err;
@@ -185,11 +192,21 @@ export async function withRepositoryWrite<T>(
       throw leaseLostError();
     }
   };
+  const location = state.storage && state.relativePath ? { storage: state.storage, relativePath: state.relativePath } : undefined;
   try {
-    const location = state.storage && state.relativePath ? { storage: state.storage, relativePath: state.relativePath } : undefined;
     return await runAsWriter({ owner: `wr-${lease.id}`, fence, heldSince: takenAt }, () => write(location, state));
   } finally {
     clearInterval(heartbeat);
-    await release(kind, id, lease.id);
+    // Measured whatever the write's outcome (a failed one may still have added objects); a size
+    // that cannot be measured is left as it was rather than failing a write that is done.
+    const sizes = await sizesAfterWrite(kind, id, location).catch((err: unknown) => void log.warn("repository size not recorded", { kind, id, ...describeError(err) }));
+    await release(kind, id, lease.id, sizes ?? undefined);
   }
+}
+
+/** The container's repository sizes after a write; a write that created the repository says where it is in the item. */
+async function sizesAfterWrite(kind: ContainerKind, id: number, location: RepositoryLocation | undefined): Promise<Sizes | undefined> {
+  const where = location ?? (await getItem<ContainerRepoState>(containerKey(kind, id).pk, containerKey(kind, id).sk));
+  if (!where?.storage || !where.relativePath) return undefined;
+  return measureSizes(kind, where.storage, where.relativePath);
 }

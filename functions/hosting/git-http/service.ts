@@ -150,8 +150,9 @@ async function refusedPush(err: unknown, request: GitHttpRequest): Promise<GitHt
 
 /**
  * Runs receive-pack under the write lease. The answer is handed out as soon as git has written its
- * headers, and its body ends only once git has exited and the replicas are in step, so a client that
- * sees its push complete can read it from any copy. A refusal before git started (read-only, another
+ * headers, and its body ends only once the write has ended (git exited, the replicas in step, the
+ * lease released with the repository's size recorded), so a client that sees its push complete can
+ * read it from any copy. A refusal before git started (read-only, another
  * write that does not finish in time) rejects with the write path's `ApiError`.
  */
 function push(grant: RepositoryGrant, backendRequest: (gitdir: string) => BackendRequest): Promise<GitHttpAnswer> {
@@ -165,16 +166,15 @@ function push(grant: RepositoryGrant, backendRequest: (gitdir: string) => Backen
         const writer = currentWriter();
         // Each ref git moves is fenced with the lease while git holds its lock, as API writes are.
         const hooks = await fenceHooks(() => writer?.fence?.() ?? Promise.resolve());
-        let settle!: () => void;
-        const inStep = new Promise<void>((resolve) => (settle = resolve));
         try {
           const response = await runBackend({ ...backendRequest(paths[0]!), hooksPath: hooks.hooksPath });
           answered = true;
-          answer({ ...answerOf(response), body: endingWhen(response.body, inStep) });
+          // The body ends once the whole write has: replicas in step, the lease released with the
+          // repository's new size recorded (`write`, assigned before this callback runs).
+          answer({ ...answerOf(response), body: endingWhen(response.body, write.then(noop, noop)) });
           await response.exited;
           await mirrorToReplicas(paths);
         } finally {
-          settle();
           await hooks.close();
         }
       });
@@ -185,6 +185,8 @@ function push(grant: RepositoryGrant, backendRequest: (gitdir: string) => Backen
     });
   });
 }
+
+const noop = () => undefined;
 
 async function* endingWhen(body: AsyncIterable<Buffer>, done: Promise<void>): AsyncGenerator<Buffer> {
   yield* body;

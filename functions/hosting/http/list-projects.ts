@@ -8,6 +8,7 @@ import { ApiError, forbidden } from "../../platform/http/errors.js";
 import { listProjects, PROJECT_ORDERS, type ProjectQuery } from "../domain/project-listing.js";
 import { projectCount } from "../domain/projects.js";
 import { projectView, simpleProjectView } from "../domain/project-view.js";
+import { projectStatistics } from "../domain/project-statistics.js";
 
 /**
  * GitLab's `GET /projects` filters and orders (default `created_at`, `desc`). `repository_storage` is
@@ -26,6 +27,7 @@ export const endpoint = defineEndpoint(
       owned: z.optional(bool()),
       archived: z.optional(bool()),
       simple: z.optional(bool()),
+      statistics: z.optional(bool()),
       search: z.optional(z.string().check(z.maxLength(255))),
       visibility: z.optional(z.enum(["private", "internal", "public"])),
       order_by: z._default(z.enum(PROJECT_ORDERS), "created_at"),
@@ -62,8 +64,11 @@ export const endpoint = defineEndpoint(
       setPageHeaders(c, page, result.hasMore, await cheapTotal(admin, query));
     }
     const base = baseUrl(c);
-    // GitLab answers anonymous callers and `simple=true` with the basic entity.
-    return result.projects.map((p) => (query.simple || !principal ? simpleProjectView(p, base) : projectView(p, base, { admin })));
+    // GitLab answers anonymous callers and `simple=true` with the basic entity; statistics (sizes
+    // recorded at write time) are listed for administrators, who see every project's.
+    if (query.simple || !principal) return result.projects.map((p) => simpleProjectView(p, base));
+    const statistics = query.statistics && admin ? await Promise.all(result.projects.map((p) => projectStatistics(p))) : undefined;
+    return result.projects.map((p, i) => ({ ...projectView(p, base, { admin }), ...(statistics ? { statistics: statistics[i] } : {}) }));
   },
 );
 

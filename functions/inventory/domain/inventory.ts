@@ -4,8 +4,9 @@
  * remains on the source storage" as one call.
  *
  * Counts come from Queries on the storage index (gsi2 `STORAGE#<storage>#<kind>`, the same index
- * the storage moves page through), never a Scan; sizes from the primary copy of each repository on
- * disk (`repositorySize`); stray temporary folders (all replicas, `strays.ts`) apart. The index is
+ * the storage moves page through), never a Scan; sizes are those the write path recorded on each
+ * container (`repository-size.ts`), read with the same Query instead of walking the repositories;
+ * stray temporary folders (all replicas, `strays.ts`) apart. The index is
  * eventually consistent, like every GSI: a repository switched a moment ago may still be counted on
  * its old storage for a moment. A project's wiki lives beside the project on its storage; the same
  * Query of the project index tells which projects have one (`wikiRepository`).
@@ -13,9 +14,8 @@
 import { instanceConfig } from "../../platform/config.js";
 import { GSI2, queryAll } from "../../platform/db/table.js";
 import { mapConcurrently } from "../../platform/concurrency.js";
-import { repositorySize } from "../../hosting/domain/git/index.js";
+import { sizesOf, type RecordedSizes, type Sizes } from "../../hosting/domain/repository-size.js";
 import { storageIndexPk, type ContainerKind } from "../../hosting/domain/keys.js";
-import { projectWikiPath } from "../../hosting/domain/project-wiki.js";
 import { strayTotals } from "./strays.js";
 
 export interface KindInventory {
@@ -36,31 +36,34 @@ export interface StorageInventory {
   stray_folders: KindInventory;
 }
 
+/** Containers measured at once when some have no size recorded yet (written before sizes were). */
 const SIZE_CONCURRENCY = 16;
 
-/** The relative paths of every repository of a kind on a storage, and of the project wikis among them. */
-async function repositoriesOn(storage: string, kind: ContainerKind): Promise<{ paths: string[]; wikiPaths: string[] }> {
-  const items = await queryAll<{ relativePath?: string; wikiRepository?: boolean }>({ index: GSI2, pk: storageIndexPk(kind, storage), projection: ["relativePath", "wikiRepository"] });
-  const paths = items.map((item) => String(item.relativePath ?? ""));
-  const wikiPaths = kind === "project" ? items.filter((item) => item.wikiRepository && item.relativePath).map((item) => projectWikiPath(item.relativePath!)) : [];
-  return { paths, wikiPaths };
+interface IndexedContainer extends RecordedSizes {
+  relativePath?: string;
+  wikiRepository?: boolean;
 }
 
-async function totalSize(storage: string, paths: string[]): Promise<number> {
-  const sizes = await mapConcurrently(paths, SIZE_CONCURRENCY, (path) => (path ? repositorySize(storage, path) : Promise.resolve(0)));
-  return sizes.reduce((sum, size) => sum + size, 0);
+/** Every repository of a kind on a storage, with its sizes (recorded at write time, see `repository-size.ts`). */
+async function repositoriesOn(storage: string, kind: ContainerKind): Promise<Array<{ wiki: boolean; sizes: Sizes }>> {
+  const items = await queryAll<IndexedContainer>({ index: GSI2, pk: storageIndexPk(kind, storage), projection: ["relativePath", "wikiRepository", "repositorySize", "wikiSize"] });
+  return mapConcurrently(items, SIZE_CONCURRENCY, async (item) => ({ wiki: kind === "project" && !!item.wikiRepository && !!item.relativePath, sizes: await sizesOf(kind, { ...item, storage }) }));
 }
 
-const inventoryOf = async (storage: string, paths: string[]): Promise<KindInventory> => ({ count: paths.length, size_bytes: await totalSize(storage, paths) });
+const total = (sizes: number[]) => sizes.reduce((sum, size) => sum + size, 0);
 
 async function kindInventory(storage: string, kind: ContainerKind): Promise<KindInventory> {
-  return inventoryOf(storage, (await repositoriesOn(storage, kind)).paths);
+  const repositories = await repositoriesOn(storage, kind);
+  return { count: repositories.length, size_bytes: total(repositories.map((r) => r.sizes.repositorySize)) };
 }
 
 async function projectInventory(storage: string): Promise<{ projects: KindInventory; project_wikis: KindInventory }> {
-  const { paths, wikiPaths } = await repositoriesOn(storage, "project");
-  const [projects, project_wikis] = await Promise.all([inventoryOf(storage, paths), inventoryOf(storage, wikiPaths)]);
-  return { projects, project_wikis };
+  const repositories = await repositoriesOn(storage, "project");
+  const wikis = repositories.filter((r) => r.wiki);
+  return {
+    projects: { count: repositories.length, size_bytes: total(repositories.map((r) => r.sizes.repositorySize)) },
+    project_wikis: { count: wikis.length, size_bytes: total(wikis.map((r) => r.sizes.wikiSize)) },
+  };
 }
 
 /** Every configured storage, in configuration order. */

@@ -12,9 +12,7 @@ import { mapConcurrently } from "../../platform/concurrency.js";
 import { storageNames } from "../../platform/config.js";
 import { storageWeights, type Weights } from "../../identity/domain/settings.js";
 import { storageIndexPk } from "../../hosting/domain/keys.js";
-import { directorySize } from "../../hosting/domain/git/fs-util.js";
-import { primaryPath } from "../../hosting/domain/git/storage.js";
-import { projectWikiPath } from "../../hosting/domain/project-wiki.js";
+import { movedBytes, sizesOf, type RecordedSizes } from "../../hosting/domain/repository-size.js";
 import type { MoveKind } from "../keys.js";
 
 export interface Placed {
@@ -103,24 +101,17 @@ export function planRebalance(weights: Weights, placed: Placed[], tolerance: num
   return { tolerance, total_bytes: total, balanced: !outOfTolerance(), storages, moves };
 }
 
-interface IndexedContainer {
+interface IndexedContainer extends RecordedSizes {
   id: number;
+  storage?: string;
   relativePath?: string;
-  wikiRepository?: boolean;
   readOnly?: boolean;
   storageMoveId?: number;
 }
 
-/**
- * Bytes a container's move carries (its repository, and a project's wiki with it). The one place
- * that knows where a size comes from: today the primary copy on disk; sizes recorded on the
- * container at write time (GitLab's `statistics`) replace this walk once every container has them.
- */
+/** Bytes a container's move carries (its repository, and a project's wiki with it), as recorded at write time. */
 export async function sizeOf(kind: MoveKind, storage: string, c: IndexedContainer): Promise<number> {
-  if (!c.relativePath) return 0;
-  const own = await directorySize(primaryPath(storage, c.relativePath));
-  const wiki = kind === "project" && c.wikiRepository ? await directorySize(primaryPath(storage, projectWikiPath(c.relativePath))) : 0;
-  return own + wiki;
+  return movedBytes(await sizesOf(kind, { ...c, storage }));
 }
 
 const SIZE_CONCURRENCY = 16;
@@ -134,7 +125,7 @@ export async function rebalanceInput(kinds: MoveKind[]): Promise<{ weights: Weig
         const items = await queryAll<IndexedContainer>({
           index: GSI2,
           pk: storageIndexPk(kind, storage),
-          projection: ["id", "relativePath", "wikiRepository", "readOnly", "storageMoveId"],
+          projection: ["id", "relativePath", "readOnly", "storageMoveId", "repositorySize", "wikiSize"],
         });
         return mapConcurrently(items, SIZE_CONCURRENCY, async (c) => ({
           kind,
