@@ -32,6 +32,8 @@ export interface BackupOptions {
   waitMs?: number;
   /** Items per table file (a file is also cut at 8 MiB). */
   itemsPerFile?: number;
+  /** Containers whose leases are taken together, and how long a batch may hold them before copying no more (defaults below). */
+  leaseBatch?: { size: number; holdMs: number };
   /** Runs before each repository is copied; a seam for tests that change the instance mid-backup. */
   beforeRepository?: (ref: RepositoryRef) => Promise<void> | void;
 }
@@ -116,9 +118,9 @@ export async function backup(opts: BackupOptions): Promise<BackupSummary> {
     // it must, so the archive keeps that order but for those.
     const alone: RepositoryRef[] = [];
     for (let queue = repositories; queue.length > 0; ) {
-      const batch = queue.slice(0, LEASE_BATCH);
+      const batch = queue.slice(0, opts.leaseBatch?.size ?? LEASE_BATCH);
       for (const ref of batch) await beforeCopy(ref);
-      const outcome = await archiveBatch(tar, batch, { holdMs: BATCH_HOLD_MS });
+      const outcome = await archiveBatch(tar, batch, { holdMs: opts.leaseBatch?.holdMs ?? BATCH_HOLD_MS });
       for (const { ref, copied } of outcome.done) archived(ref, copied);
       alone.push(...outcome.alone);
       queue = [...outcome.later, ...queue.slice(batch.length)];
