@@ -109,7 +109,7 @@ export interface BatchOutcome<T extends ContainerRef> {
 }
 
 /**
- * Copies several containers' repositories, one after the other in the order given, under leases
+ * Copies several containers' repositories, appended in the order given, under leases
  * taken together (`write-lease-batch.ts`: one transaction to take them, one read of the items, one
  * transaction to give them back). Each repository is copied exactly as `archiveRepository` copies
  * it — under its own write lease, from the container item read under that lease, refs checksums

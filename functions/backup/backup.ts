@@ -4,8 +4,10 @@
  *
  * 1. The table is read first, by a strongly consistent parallel Scan, into a spool file.
  * 2. Each repository is then copied under its write lease (`archive-repository.ts`); its container
- *    item is replaced by the version read under the lease. A container deleted meanwhile leaves the
- *    archive together with the items that belong to it (`containers.ts`).
+ *    item is replaced by the version read under the lease. The leases are taken a batch at a time
+ *    (`archiveBatch`), in order of kind and id; what a batch cannot take is copied alone afterwards,
+ *    waiting for writes and moves. A container deleted meanwhile leaves the archive together with
+ *    the items that belong to it (`containers.ts`).
  * 3. Storage moves that were open at the scan are read again once their containers were released,
  *    so the archive holds their final state.
  * 4. The items are written as JSON lines, then the manifest, last. The archive is written under a
