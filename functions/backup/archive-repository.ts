@@ -19,11 +19,13 @@ import { TEMP_PREFIX } from "../hosting/domain/git/fs-util.js";
 import { GIT_TEMP_PREFIX } from "../hosting/domain/git/git-fs.js";
 import { containerKey } from "../hosting/domain/keys.js";
 import { withRepositoryWrite } from "../hosting/domain/write-path.js";
+import { releaseWriteLeases, renewWhileHeld, takeWriteLeases } from "../hosting/domain/write-lease-batch.js";
+import { mapSettled } from "../platform/concurrency.js";
 import { ApiError } from "../platform/http/errors.js";
-import { containerLabel, repositoriesOf, withoutLease, type ContainerRef } from "./containers.js";
+import { containerLabel, repositoriesOf, repositoryOf, withoutLease, type ContainerRef } from "./containers.js";
 import { BackupError } from "./errors.js";
 import { repositoryPrefix, type RepositoryRecord } from "./manifest.js";
-import { getRawItem, type RawItem } from "./table-io.js";
+import { getRawItem, getRawItems, type RawItem } from "./table-io.js";
 import type { TarWriter, WrittenEntry } from "./tar-writer.js";
 
 export interface ArchivedRepository {
@@ -97,6 +99,68 @@ export async function archiveRepository(tar: TarWriter, ref: ContainerRef, opts:
   }
 }
 
+export interface BatchOutcome<T extends ContainerRef> {
+  /** Copied under a lease the batch took, in the batch's order (`copied` undefined: no repository left). */
+  done: Array<{ ref: T; copied: ArchivedRepository | undefined }>;
+  /** Not taken with the batch (held by a write or a move, read-only, deleted): for `archiveRepository`, which waits. */
+  alone: T[];
+  /** Not copied because the batch had held its leases for `holdMs` already: for a later batch. */
+  later: T[];
+}
+
+/**
+ * Copies several containers' repositories, appended in the order given, under leases
+ * taken together (`write-lease-batch.ts`: one transaction to take them, one read of the items, one
+ * transaction to give them back). Each repository is copied exactly as `archiveRepository` copies
+ * it — under its own write lease, from the container item read under that lease, refs checksums
+ * before and after. To keep writers of the batch's other repositories from waiting long, no copy
+ * starts once the batch has held its leases for `holdMs`: the rest is left for a later batch.
+ */
+export async function archiveBatch<T extends ContainerRef>(tar: TarWriter, refs: T[], opts: { holdMs: number }): Promise<BatchOutcome<T>> {
+  const { held, refused } = await takeWriteLeases(refs);
+  const outcome: BatchOutcome<T> = { done: [], alone: [...refused], later: [] };
+  if (held.length === 0) return outcome;
+  const takenAt = Date.now();
+  const stopRenewing = renewWhileHeld(held);
+  try {
+    const items = await getRawItems(held.map(({ target }) => containerKey(target.kind, target.id)));
+    const toCopy: Array<{ target: T; item: RawItem }> = [];
+    for (const [i, { target }] of held.entries()) {
+      const item = items[i];
+      if (!item || item.storageMoveId) outcome.alone.push(target); // a move still holds it: wait for it alone
+      else if (!repositoryOf(item)) outcome.done.push({ ref: target, copied: undefined });
+      else toCopy.push({ target, item });
+    }
+    // A few repositories are prepared at once (checksum, listing); each appends once the one before
+    // it is done, so the archive keeps the batch's order. Copies start in order, so those left for
+    // later are the last ones.
+    let turn: Promise<unknown> = Promise.resolve();
+    const settled = await mapSettled(toCopy, PREPARE_AHEAD, async ({ target, item }, i) => {
+      const after = turn;
+      let finished!: () => void;
+      turn = new Promise<void>((resolve) => (finished = resolve));
+      try {
+        if (i > 0 && Date.now() - takenAt > opts.holdMs) return { ref: target, later: true };
+        return { ref: target, copied: await copyUnderLease(tar, withoutLease(item), (fn) => after.then(fn)), later: false };
+      } finally {
+        finished();
+      }
+    });
+    for (const result of settled) {
+      if (!result.ok) throw result.error;
+      const { ref, copied, later } = result.value;
+      if (later) outcome.later.push(ref);
+      else outcome.done.push({ ref, copied });
+    }
+  } finally {
+    stopRenewing();
+    await releaseWriteLeases(held);
+  }
+  return outcome;
+}
+
+/** Repositories of a batch prepared while earlier ones append. */
+const PREPARE_AHEAD = 8;
 const SMALL = 1 << 20;
 const READ_AHEAD = 32;
 

@@ -4,8 +4,10 @@
  *
  * 1. The table is read first, by a strongly consistent parallel Scan, into a spool file.
  * 2. Each repository is then copied under its write lease (`archive-repository.ts`); its container
- *    item is replaced by the version read under the lease. A container deleted meanwhile leaves the
- *    archive together with the items that belong to it (`containers.ts`).
+ *    item is replaced by the version read under the lease. The leases are taken a batch at a time
+ *    (`archiveBatch`), in order of kind and id; what a batch cannot take is copied alone afterwards,
+ *    waiting for writes and moves. A container deleted meanwhile leaves the archive together with
+ *    the items that belong to it (`containers.ts`).
  * 3. Storage moves that were open at the scan are read again once their containers were released,
  *    so the archive holds their final state.
  * 4. The items are written as JSON lines, then the manifest, last. The archive is written under a
@@ -15,7 +17,7 @@ import { createReadStream } from "node:fs";
 import { open, rename, rm, stat } from "node:fs/promises";
 import { createInterface } from "node:readline";
 import { instanceConfig } from "../platform/config.js";
-import { archiveRepository } from "./archive-repository.js";
+import { archiveBatch, archiveRepository, type ArchivedRepository } from "./archive-repository.js";
 import { belongsToVanished, containerId, containerOf, isOpenMove, repositoryOf, withoutLease, type RepositoryRef } from "./containers.js";
 import { BackupError } from "./errors.js";
 import { encodeManifest, FORMAT, FORMAT_MARKER, FORMAT_VERSION, MANIFEST_PATH, tableFileName, type ManifestEntry, type RepositoryRecord } from "./manifest.js";
@@ -32,6 +34,8 @@ export interface BackupOptions {
   waitMs?: number;
   /** Items per table file (a file is also cut at 8 MiB). */
   itemsPerFile?: number;
+  /** Containers whose leases are taken together, and how long a batch may hold them before copying no more (defaults below). */
+  leaseBatch?: { size: number; holdMs: number };
   /** Runs before each repository is copied; a seam for tests that change the instance mid-backup. */
   beforeRepository?: (ref: RepositoryRef) => Promise<void> | void;
 }
@@ -49,6 +53,9 @@ export interface BackupSummary {
 }
 
 const REPOSITORY_CONCURRENCY = 8;
+/** Containers whose leases are taken together (one transaction), and how long a batch may hold them. */
+const LEASE_BATCH = 100;
+const BATCH_HOLD_MS = 1000;
 
 const keyString = (item: RawItem) => `${keyOf(item).pk}\u0000${keyOf(item).sk}`;
 
@@ -91,18 +98,9 @@ export async function backup(opts: BackupOptions): Promise<BackupSummary> {
     const vanished = new Set<string>();
     const records: RepositoryRecord[] = [];
     const entries: WrittenEntry[] = [];
-    // A few repositories are prepared at once (lease, checksums: round trips), one appends at a time.
-    let tail: Promise<unknown> = Promise.resolve();
-    const exclusive = <T>(fn: () => Promise<T>): Promise<T> => {
-      const run = tail.then(fn);
-      tail = run.catch(() => undefined);
-      return run;
-    };
     // Progress counts containers: a project with a wiki archives two repositories.
     let containersDone = 0;
-    await mapConcurrently(repositories, REPOSITORY_CONCURRENCY, async (ref) => {
-      await opts.beforeRepository?.(ref);
-      const copied = await archiveRepository(tar, ref, { waitMs, exclusive, onWait: (why) => progress.update(containersDone, why) });
+    const archived = (ref: RepositoryRef, copied: ArchivedRepository | undefined) => {
       if (!copied) vanished.add(containerId(ref));
       else {
         replaced.set(keyString(copied.item), copied.item);
@@ -110,6 +108,36 @@ export async function backup(opts: BackupOptions): Promise<BackupSummary> {
         for (const e of copied.entries) entries.push(e); // not push(...): a big repository has more files than a call has arguments
       }
       progress.update(++containersDone, `${formatBytes(tar.bytesWritten)} written`);
+    };
+    const hooked = new Set<RepositoryRef>();
+    const beforeCopy = async (ref: RepositoryRef) => {
+      if (hooked.has(ref)) return;
+      hooked.add(ref);
+      await opts.beforeRepository?.(ref);
+    };
+    // In order of kind and id, a batch of leases at a time (per-repository round trips dominate
+    // small repositories). What a batch could not take is archived alone afterwards, waiting if
+    // it must, so the archive keeps that order but for those.
+    const alone: RepositoryRef[] = [];
+    for (let queue = repositories; queue.length > 0; ) {
+      const batch = queue.slice(0, opts.leaseBatch?.size ?? LEASE_BATCH);
+      for (const ref of batch) await beforeCopy(ref);
+      const outcome = await archiveBatch(tar, batch, { holdMs: opts.leaseBatch?.holdMs ?? BATCH_HOLD_MS });
+      for (const { ref, copied } of outcome.done) archived(ref, copied);
+      alone.push(...outcome.alone);
+      queue = [...outcome.later, ...queue.slice(batch.length)];
+    }
+    // Those wait for writes and moves each on its own; a few are prepared at once (lease,
+    // checksums: round trips), one appends at a time.
+    let tail: Promise<unknown> = Promise.resolve();
+    const exclusive = <T>(fn: () => Promise<T>): Promise<T> => {
+      const run = tail.then(fn);
+      tail = run.catch(() => undefined);
+      return run;
+    };
+    await mapConcurrently(alone, REPOSITORY_CONCURRENCY, async (ref) => {
+      await beforeCopy(ref);
+      archived(ref, await archiveRepository(tar, ref, { waitMs, exclusive, onWait: (why) => progress.update(containersDone, why) }));
     });
     records.sort((a, b) => (a.kind === b.kind ? a.id - b.id : a.kind < b.kind ? -1 : 1));
 

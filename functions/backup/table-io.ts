@@ -7,6 +7,7 @@
  * that reads or writes the whole table on purpose.
  */
 import {
+  BatchGetItemCommand,
   BatchWriteItemCommand,
   DescribeTableCommand,
   DynamoDBClient,
@@ -74,6 +75,25 @@ export async function scanTable(onPage: (items: RawItem[]) => Promise<void> | vo
 export async function getRawItem(key: RawKey): Promise<RawItem | undefined> {
   const out = await rawDynamo().send(new GetItemCommand({ TableName: resources.mainTable(), Key: { pk: { S: key.pk }, sk: { S: key.sk } }, ConsistentRead: true }));
   return out.Item;
+}
+
+/**
+ * Several items by key (at most 100), strongly consistent, in the order asked (undefined where
+ * absent): one BatchGetItem, keys DynamoDB leaves unprocessed asked again after a short backoff.
+ */
+export async function getRawItems(keys: RawKey[]): Promise<Array<RawItem | undefined>> {
+  const table = resources.mainTable();
+  const found = new Map<string, RawItem>();
+  const id = (k: RawKey) => `${k.pk}\u0000${k.sk}`;
+  let pending: RawItem[] = [...new Map(keys.map((k) => [id(k), { pk: { S: k.pk }, sk: { S: k.sk } }])).values()];
+  for (let attempt = 0; pending.length > 0; attempt++) {
+    if (attempt > 10) throw new Error(`DynamoDB left ${pending.length} reads unprocessed after ${attempt} attempts`);
+    if (attempt > 0) await new Promise((r) => setTimeout(r, Math.min(25 * 2 ** attempt, 1000)));
+    const out = await rawDynamo().send(new BatchGetItemCommand({ RequestItems: { [table]: { Keys: pending, ConsistentRead: true } } }));
+    for (const item of out.Responses?.[table] ?? []) found.set(id(keyOf(item)), item);
+    pending = out.UnprocessedKeys?.[table]?.Keys ?? [];
+  }
+  return keys.map((k) => found.get(id(k)));
 }
 
 /** Puts or deletes in batches of 25, `parallel` batches at a time, retrying unprocessed items with backoff. */

@@ -14,6 +14,7 @@ import { commitSubjects, repoPaths } from "../support/git.js";
 import { getItem, updateItem } from "../../functions/platform/db/table.js";
 import { commitActions } from "../../functions/hosting/domain/git/index.js";
 import { hasWriteInFlight, withRepositoryWrite, type WriteLease } from "../../functions/hosting/domain/write-path.js";
+import { releaseWriteLeases, takeWriteLeases } from "../../functions/hosting/domain/write-lease-batch.js";
 
 let owner: Awaited<ReturnType<typeof newUser>>;
 const saved = { ...process.env };
@@ -123,5 +124,35 @@ describe("write leases", () => {
       }),
     ).rejects.toThrow(/Could not update refs\/heads\/main/);
     expect(commitSubjects(dir)[0]).toBe("past the orphan lock");
+  });
+
+  it("taken a batch at a time: the same lease as a write's, refused where a write would wait, released only where still ours", async () => {
+    process.env.FORGELINE_RUNTIME_INCARNATION = "7";
+    process.env.FORGELINE_WRITE_WAIT_MS = "0";
+    const [free, busy, readOnly, alsoFree] = await Promise.all([newProject(), newProject(), newProject(), newProject()]);
+    await setLease(busy.id, { id: "live-writer", holder: "runtime-7-1", incarnation: 7, expiresAt: Date.now() + 600_000 });
+    await updateItem({ pk: `PROJECT#${readOnly.id}`, sk: "PROJECT", update: "SET readOnly = :t", values: { ":t": true } });
+    const targets = [free, busy, readOnly, alsoFree].map(({ id }) => ({ kind: "project" as const, id }));
+
+    const { held, refused } = await takeWriteLeases(targets);
+    expect(held.map((h) => h.target.id)).toEqual([free.id, alsoFree.id]);
+    expect(refused.map((t) => t.id)).toEqual([busy.id, readOnly.id]);
+    for (const { target, lease } of held) {
+      const stored = (await item(target.id))!.writeLease!;
+      expect(stored).toEqual(lease);
+      expect(stored).toMatchObject({ holder: `runtime-7-${process.pid}`, incarnation: 7 });
+      // A move's drain sees a write in flight, and a writer waits for it (here: gives up at once).
+      expect(hasWriteInFlight({ writeLease: stored })).toBe(true);
+    }
+    await expect(commitIn(free.id, "during the batch")).rejects.toMatchObject({ status: 409 });
+
+    // One of the batch's leases expired and another writer took the container: that one stays theirs.
+    await setLease(alsoFree.id, { id: "next-writer", holder: "lambda-x-1", expiresAt: Date.now() + 600_000 });
+    await releaseWriteLeases(held);
+    expect((await item(free.id))!.writeLease).toBeUndefined();
+    expect((await item(alsoFree.id))!.writeLease!.id).toBe("next-writer");
+    expect((await item(busy.id))!.writeLease!.id).toBe("live-writer");
+    await commitIn(free.id, "after the batch");
+    expect(commitSubjects(await mainDir(free.id))[0]).toBe("after the batch");
   });
 });

@@ -68,7 +68,7 @@ const setting = (raw: string | undefined, fallback: number, min: number) => {
   const n = Number(raw);
   return raw !== undefined && raw !== "" && Number.isFinite(n) && n >= min ? n : fallback;
 };
-const leaseMs = () => setting(process.env.FORGELINE_WRITE_LEASE_MS, 15_000, 1_000);
+export const leaseMs = () => setting(process.env.FORGELINE_WRITE_LEASE_MS, 15_000, 1_000);
 const waitMs = () => setting(process.env.FORGELINE_WRITE_WAIT_MS, 20_000, 0);
 
 /**
@@ -100,25 +100,39 @@ export function hasWriteInFlight(state: { writeLease?: Pick<WriteLease, "expires
   return !!lease && lease.expiresAt >= now && !heldByPredecessor(lease);
 }
 
+/** A fresh lease for this process, valid for one term from `now`. */
+export function newWriteLease(now: number): WriteLease {
+  const incarnation = runtimeIncarnation();
+  return { id: randomUUID(), holder: holderName(), expiresAt: now + leaseMs(), ...(incarnation !== undefined ? { incarnation } : {}) };
+}
+
+/**
+ * The one condition under which a lease is taken: the container exists, is writable, and holds no
+ * live lease (expired, or taken by an earlier incarnation of this runtime); with `requireRepository`,
+ * it has a repository. Shared by `acquire` and the batched acquisition (`write-lease-batch.ts`).
+ */
+export function takeLeaseUpdate(lease: WriteLease, now: number, requireRepository: boolean) {
+  const incarnation = lease.incarnation;
+  return {
+    update: "SET writeLease = :lease",
+    condition:
+      "attribute_exists(pk) AND (attribute_not_exists(readOnly) OR readOnly = :false) AND (attribute_not_exists(writeLease) OR writeLease.expiresAt < :now" +
+      (incarnation !== undefined ? " OR writeLease.incarnation < :incarnation)" : ")") +
+      (requireRepository ? " AND attribute_exists(#storage)" : ""),
+    names: requireRepository ? { "#storage": "storage" } : undefined,
+    values: { ":lease": lease, ":false": false, ":now": now, ...(incarnation !== undefined ? { ":incarnation": incarnation } : {}) } as Record<string, unknown>,
+  };
+}
+
 async function acquire(kind: ContainerKind, id: number, requireRepository: boolean): Promise<{ lease: WriteLease; takenAt: number; state: ContainerRepoState }> {
   const key = containerKey(kind, id);
   const deadline = Date.now() + waitMs();
-  const incarnation = runtimeIncarnation();
   let delay = 10;
   for (;;) {
     const now = Date.now();
-    const lease: WriteLease = { id: randomUUID(), holder: holderName(), expiresAt: now + leaseMs(), ...(incarnation !== undefined ? { incarnation } : {}) };
+    const lease = newWriteLease(now);
     try {
-      const state = (await updateItem({
-        ...key,
-        update: "SET writeLease = :lease",
-        condition:
-          "attribute_exists(pk) AND (attribute_not_exists(readOnly) OR readOnly = :false) AND (attribute_not_exists(writeLease) OR writeLease.expiresAt < :now" +
-          (incarnation !== undefined ? " OR writeLease.incarnation < :incarnation)" : ")") +
-          (requireRepository ? " AND attribute_exists(#storage)" : ""),
-        names: requireRepository ? { "#storage": "storage" } : undefined,
-        values: { ":lease": lease, ":false": false, ":now": now, ...(incarnation !== undefined ? { ":incarnation": incarnation } : {}) },
-      })) as ContainerRepoState;
+      const state = (await updateItem({ ...key, ...takeLeaseUpdate(lease, now, requireRepository) })) as ContainerRepoState;
       return { lease, takenAt: now, state };
     } catch (err) {
       if (!isConditionFailure(err)) throw err;
@@ -137,7 +151,7 @@ async function acquire(kind: ContainerKind, id: number, requireRepository: boole
  * Extends our lease by a full term while it is still ours and unexpired. An expired lease is never
  * brought back: a move may have seen it expire and started copying.
  */
-async function renew(kind: ContainerKind, id: number, lease: WriteLease): Promise<boolean> {
+export async function renewWriteLease(kind: ContainerKind, id: number, lease: WriteLease): Promise<boolean> {
   const now = Date.now();
   try {
     await updateItem({
@@ -153,8 +167,11 @@ async function renew(kind: ContainerKind, id: number, lease: WriteLease): Promis
   }
 }
 
-/** Releases our lease and, in the same update, records the repository's size as the write left it. */
-async function release(kind: ContainerKind, id: number, leaseId: string, sizes: Sizes | undefined): Promise<void> {
+/**
+ * Releases our lease and, given the repository's size as the write left it, records it in the same
+ * update (a reader that holds a lease, such as a backup, changes nothing and records nothing).
+ */
+export async function releaseWriteLease(kind: ContainerKind, id: number, leaseId: string, sizes?: Sizes): Promise<void> {
   const record = sizes ? (kind === "project" ? " SET repositorySize = :rs, wikiSize = :ws" : " SET repositorySize = :rs") : "";
   const values = { ":id": leaseId, ...(sizes ? { ":rs": sizes.repositorySize, ...(kind === "project" ? { ":ws": sizes.wikiSize } : {}) } : {}) };
   try {
@@ -179,7 +196,7 @@ export async function withRepositoryWrite<T>(
   const { lease, takenAt, state } = await acquire(kind, id, opts.requireRepository ?? true);
   let lost = false;
   const heartbeat = setInterval(() => {
-    renew(kind, id, lease).then(
+    renewWriteLease(kind, id, lease).then(
       (ok) => (lost ||= !ok),
       (err: unknown) => log.warn("write lease renewal failed", { kind, id, ...describeError(err) }),
     );
@@ -187,7 +204,7 @@ export async function withRepositoryWrite<T>(
   heartbeat.unref();
   const fence = async () => {
     await faultPoint("repositoryWrite", "fence", { kind, id });
-    if (lost || !(await renew(kind, id, lease))) {
+    if (lost || !(await renewWriteLease(kind, id, lease))) {
       lost = true;
       throw leaseLostError();
     }
@@ -200,7 +217,7 @@ export async function withRepositoryWrite<T>(
     // Measured whatever the write's outcome (a failed one may still have added objects); a size
     // that cannot be measured is left as it was rather than failing a write that is done.
     const sizes = await sizesAfterWrite(kind, id, location).catch((err: unknown) => void log.warn("repository size not recorded", { kind, id, ...describeError(err) }));
-    await release(kind, id, lease.id, sizes ?? undefined);
+    await releaseWriteLease(kind, id, lease.id, sizes ?? undefined);
   }
 }
 
