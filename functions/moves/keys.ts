@@ -32,3 +32,5 @@ export const moveSequence = (kind: MoveKind) => `${kind}_repository_storage_move
  * when the latest was scheduled, when it was canceled, how many moves may run at once.
  */
 export const bulkControlKey = (kind: MoveKind, source: string) => ({ pk: `BULKCTL#${kind}#${source}`, sk: "BULKCTL" });
+/** What this instance's moves copied so far, and how long it took (the plan's duration estimate). */
+export const copyThroughputKey = { pk: "MOVESTATS", sk: "COPY" } as const;

@@ -32,6 +32,8 @@ export const moveRoutes: RouteSpec[] = [
   ...routesOf("group"),
   // Operators only, not GitLab's: the moves that would spread repositories by storage weight.
   { method: "GET", path: "/api/v4/repository_storages/rebalance_plan", module: "moves/http/rebalance-plan" },
+  // Operators only, not GitLab's: what a storage-wide move would move, whether it fits, how long it takes.
+  { method: "GET", path: "/api/v4/repository_storages/move_plan", module: "moves/http/move-plan" },
 ];
 
 const task = (name: string, module: string): WorkerSpec => ({ name, module: `moves/tasks/${module}`, kind: "task" });

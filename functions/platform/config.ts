@@ -18,9 +18,14 @@ import "./zod-messages.js";
  */
 const STORAGE_NAME = /^[a-zA-Z0-9_.-]{1,64}$/;
 
+/**
+ * `capacityBytes` (optional): the most a storage may hold, as a quota below its file system's free
+ * space (each replica of a cluster holds a full copy). Moves are refused when they would not fit.
+ */
+const capacity = { capacityBytes: z.optional(z.number().check(z.int(), z.positive())) };
 const storageSchema = z.union([
-  z.strictObject({ kind: z.literal("local"), path: z.string().check(z.minLength(1)) }),
-  z.strictObject({ kind: z.literal("cluster"), replicas: z.array(z.string().check(z.minLength(1))).check(z.minLength(1)) }),
+  z.strictObject({ kind: z.literal("local"), path: z.string().check(z.minLength(1)), ...capacity }),
+  z.strictObject({ kind: z.literal("cluster"), replicas: z.array(z.string().check(z.minLength(1))).check(z.minLength(1)), ...capacity }),
 ]);
 
 /** Named storages: an object whose every key is a storage name and every value a storage. */

@@ -18,14 +18,14 @@ export interface IsolatedRuntime extends Client {
   stop(): Promise<void>;
 }
 
-/** `config` overrides parts of the local default configuration (the offering, …). */
-export async function startIsolatedRuntime(config: Record<string, unknown> = {}): Promise<IsolatedRuntime> {
+/** `config` overrides parts of the local default configuration (the offering, …); a function gets the data folder. */
+export async function startIsolatedRuntime(config: Record<string, unknown> | ((dataDir: string) => Record<string, unknown>) = {}): Promise<IsolatedRuntime> {
   const savedEnv = { ...process.env };
   const dataDir = mkdtempSync(join(tmpdir(), "forgeline-moves-"));
   // In the "isolated" project (vitest.config.ts) its functions run from their bundles, too.
   const buildDir = inject("isolatedBuildDir");
   const isolated = buildDir ? { buildDir, prebuilt: true } : undefined;
-  const runtime = await startRuntime({ dataDir, persistent: false, config: { ...defaultLocalConfig(dataDir), ...config }, isolated });
+  const runtime = await startRuntime({ dataDir, persistent: false, config: { ...defaultLocalConfig(dataDir), ...(typeof config === "function" ? config(dataDir) : config) }, isolated });
   return {
     runtime,
     dataDir,

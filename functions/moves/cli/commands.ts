@@ -8,6 +8,7 @@
  *   show <project|snippet|group> <move id>   the record, its execution and its steps
  *   watch <projects|snippets|groups|all> [--since <move id>] [--from <storage>]
  *   check <storage>            exit status 1 while any project, snippet or group wiki remains there
+ *   plan --from <storage> --to <storage>   what a storage-wide move would move, room, duration (exit 1: no room)
  *   cancel <projects|snippets|groups|all> --from <storage>   stop a storage-wide move
  *   concurrency <projects|snippets|groups|all> --from <storage> <N>   moves of it running at once
  *   rebalance [--dry-run] [--tolerance N] [--concurrency N]   spread repositories by storage weight (rebalance.ts)
@@ -15,6 +16,7 @@
 import { CliError, latestMoveId, remainingOn, type Api, type MoveRecordView } from "./client.js";
 import { watch, type Watched, type WatchPace } from "./watch.js";
 import { rebalance } from "./rebalance.js";
+import type { MovePlan } from "../domain/move-plan.js";
 
 interface ExecutionView {
   execution_arn: string | null;
@@ -39,6 +41,7 @@ export const USAGE = `Usage:
   npm run moves -- show <project|snippet|group> <move id>
   npm run moves -- watch <projects|snippets|groups|all> [--since <move id>] [--from <storage>]
   npm run moves -- check <storage>
+  npm run moves -- plan --from <storage> --to <storage>
   npm run moves -- cancel <projects|snippets|groups|all> --from <storage>
   npm run moves -- concurrency <projects|snippets|groups|all> --from <storage> <N>
   npm run moves -- rebalance [--dry-run] [--tolerance <percentage points>] [--concurrency N]`;
@@ -78,6 +81,21 @@ export const describeMove = (kind: string, m: MoveRecordView) => {
   const name = container?.path_with_namespace ?? container?.web_url ?? `#${container?.id ?? "?"}`;
   return `${String(m.id).padStart(6)}  ${m.state.padEnd(14)} ${m.source_storage_name} → ${m.destination_storage_name}  ${kind} ${name}${m.error_message ? `  (${m.error_message})` : ""}`;
 };
+
+const mib = (bytes: number) => `${(bytes / (1 << 20)).toFixed(1)} MiB`;
+
+/** A storage-wide move's plan as an operator reads it. */
+export function describeMovePlan(plan: MovePlan): string[] {
+  const minutes = plan.estimated_seconds === null ? "unknown until a move has run on this instance" : `about ${Math.max(1, Math.ceil(plan.estimated_seconds / 60))} min at ${mib(plan.copy_bytes_per_second!)}/s measured here`;
+  return [
+    `Moving everything off ${plan.source_storage_name} to ${plan.destination_storage_name}:`,
+    ...plan.types.map((t) => `  ${`${t.type}s`.padEnd(9)} ${String(t.repositories).padStart(6)} repositories  ${mib(t.bytes).padStart(12)}`),
+    `  total     ${mib(plan.total_bytes).padStart(33)}; needs ${mib(plan.needed_bytes)} free with the margin`,
+    ...plan.destination_replicas.map((r) => `  ${plan.destination_storage_name} replica ${r.replica}: ${mib(r.free_bytes)} free`),
+    `Estimated duration: ${minutes}.`,
+    plan.fits ? "It fits." : `It does not fit: scheduling it would be refused.`,
+  ];
+}
 
 /** Runs one command; returns the process exit status. */
 export async function runMovesCli(argv: string[], api: Api, out: (line: string) => void = console.log, pace: WatchPace = {}): Promise<number> {
@@ -142,6 +160,14 @@ export async function runMovesCli(argv: string[], api: Api, out: (line: string) 
       out(`${what}: ${left.project} projects, ${left.snippet} snippets, ${left.group} group wikis`);
       out(total === 0 ? `Nothing remains on ${what}.` : `${total} repositories remain on ${what}.`);
       return total === 0 ? 0 : 1;
+    }
+    case "plan": {
+      const source = option(args, "--from");
+      const destination = option(args, "--to");
+      if (!source || !destination) throw new CliError(`plan needs --from <storage> and --to <storage>\n${USAGE}`);
+      const plan = await api.get<MovePlan>(`/repository_storages/move_plan?source_storage_name=${encodeURIComponent(source)}&destination_storage_name=${encodeURIComponent(destination)}`);
+      describeMovePlan(plan).forEach((line) => out(line));
+      return plan.fits ? 0 : 1;
     }
     case "cancel": {
       const source = option(args, "--from");

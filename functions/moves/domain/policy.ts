@@ -8,10 +8,11 @@ import { instanceConfig, storageNames, type InstanceConfig } from "../../platfor
 import { pickStorage } from "../../identity/domain/settings.js";
 
 /** GitLab offers group (wiki) repository moves on self-managed Premium and Ultimate only. */
+export const groupMovesAllowed = (config: Pick<InstanceConfig, "tier" | "offering"> = instanceConfig()) =>
+  config.offering === "self-managed" && (config.tier === "premium" || config.tier === "ultimate");
+
 export function assertGroupMovesAllowed(config: Pick<InstanceConfig, "tier" | "offering"> = instanceConfig()): void {
-  const tierOk = config.tier === "premium" || config.tier === "ultimate";
-  const offeringOk = config.offering === "self-managed";
-  if (tierOk && offeringOk) return;
+  if (groupMovesAllowed(config)) return;
   throw forbidden(
     `group repository storage moves need a self-managed instance on the Premium or Ultimate tier (this instance: ${config.offering}, ${config.tier})`,
   );

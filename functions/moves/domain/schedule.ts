@@ -11,6 +11,7 @@ import { allMovesIndex, containerMovesIndex, moveKey, moveSequence, type MoveKin
 import { kindInfo, type ContainerRepository } from "./containers.js";
 import { drainPolicy, ExecutionStartError, startMoveExecution, type DrainPolicy } from "./execution.js";
 import { resolveDestination } from "./policy.js";
+import { assertRoomForContainer } from "./room.js";
 import { markFailed, tryTransaction } from "./transitions.js";
 import { truncateError, type MoveRecord } from "./records.js";
 
@@ -113,7 +114,9 @@ export async function scheduleContainerMove(
   opts: { drain?: Partial<DrainPolicy> } = {},
 ): Promise<MoveRecord> {
   assertSchedulable(kind, container);
-  return scheduleContainerMoveTo(kind, container, await resolveDestination(container.storage, requestedDestination), opts);
+  const destination = await resolveDestination(container.storage, requestedDestination);
+  await assertRoomForContainer(kind, container, destination);
+  return scheduleContainerMoveTo(kind, container, destination, opts);
 }
 
 /**

@@ -11,6 +11,7 @@ import { hasWriteInFlight } from "../../hosting/domain/write-path.js";
 import { containerKey } from "../../hosting/domain/keys.js";
 import { checksum, removeRepository, replicaChecksums, replicate, ChecksumMismatchError } from "../../hosting/domain/git/index.js";
 import { projectWikiLocation, projectWikiPath } from "../../hosting/domain/project-wiki.js";
+import { movedBytes, sizesOf } from "../../hosting/domain/repository-size.js";
 import { moveKey } from "../keys.js";
 import { failOne, forEachMove, movesAt, note, reachedState, refOf, settled, type ActiveMove, type MoveBatch, type Stage } from "./batch.js";
 import { containersOf, kindInfo, type AnyContainer } from "./containers.js";
@@ -21,6 +22,7 @@ import { findMoves, moveOwner, type MoveRecord } from "./records.js";
 import { runAsWriter } from "../../hosting/domain/git/writer.js";
 import { markAllCanceled, markAllStarted, noteStep, switchAll } from "./transitions.js";
 import { bulkCanceled, CANCELED_MESSAGE } from "./bulk-control.js";
+import { recordCopy } from "./throughput.js";
 
 /** Repositories copied (or verified) at once within one batch. */
 const COPY_CONCURRENCY = 4;
@@ -96,7 +98,9 @@ async function inspectWrites(batch: MoveBatch, containerOf: (move: ActiveMove) =
 export async function replicateRepositories(input: MoveBatch): Promise<MoveBatch> {
   const batch = structuredClone(input);
   const moves = movesAt(batch, "started");
-  const containers = moves.some((m) => m.kind === "project") ? await containersOf(moves) : [];
+  // Read for each project's wiki, and for every container's recorded size (the copy throughput).
+  const containers = moves.length ? await containersOf(moves) : [];
+  const started = Date.now();
   await forEachMove(moves, COPY_CONCURRENCY, async (move) => {
     const container = containers[moves.indexOf(move)];
     const wikiPath = move.kind === "project" && container && projectWikiLocation(container) ? projectWikiPath(move.relativePath) : undefined;
@@ -117,6 +121,8 @@ export async function replicateRepositories(input: MoveBatch): Promise<MoveBatch
     else delete move.wikiPath;
     move.notes = [...(move.notes ?? []), note("copied and verified", `to ${move.destinationStorage}${wikiPath ? ", with its wiki" : ""}`)];
   });
+  const copied = await Promise.all(moves.filter((m) => m.notes?.some((n) => n.step === "copied and verified")).map((m) => sizesOf(m.kind, containers[moves.indexOf(m)] ?? {})));
+  await recordCopy(copied.reduce((sum, s) => sum + movedBytes(s), 0), Date.now() - started);
   const { writesInFlight: _, ...rest } = batch;
   return settled(rest);
 }

@@ -8,7 +8,7 @@ import * as z from "zod/mini";
 import { defineEndpoint } from "../../platform/http/endpoint.js";
 import { lambda } from "../../platform/http/lambda.js";
 import type { MoveKind } from "../keys.js";
-import { assertGroupMovesAllowed } from "../domain/policy.js";
+import { groupMovesAllowed } from "../domain/policy.js";
 import { planRebalance, rebalanceInput } from "../domain/rebalance-plan.js";
 
 export const DEFAULT_TOLERANCE = 5;
@@ -20,14 +20,7 @@ const percentage = () =>
   );
 
 /** Group wikis take part only where group moves exist (self-managed Premium or Ultimate). */
-function movableKinds(): MoveKind[] {
-  try {
-    assertGroupMovesAllowed();
-    return ["project", "snippet", "group"];
-  } catch {
-    return ["project", "snippet"];
-  }
-}
+const movableKinds = (): MoveKind[] => (groupMovesAllowed() ? ["project", "snippet", "group"] : ["project", "snippet"]);
 
 export const endpoint = defineEndpoint(
   {

@@ -1,0 +1,46 @@
+/**
+ * The plan of a storage-wide move, before scheduling it (`npm run moves -- plan`): per type, the
+ * repositories and bytes on the source (recorded sizes, storage-index Queries), the free space on
+ * every replica of the destination, whether it all fits with the margin the scheduling enforces
+ * (`room.ts`), and how long it should take at the copy rate this instance has measured.
+ */
+import { freeSpace, kindBytes, ROOM_MARGIN } from "./room.js";
+import { copyBytesPerSecond } from "./throughput.js";
+import { groupMovesAllowed } from "./policy.js";
+import type { MoveKind } from "../keys.js";
+
+export interface MovePlan {
+  source_storage_name: string;
+  destination_storage_name: string;
+  types: Array<{ type: MoveKind; repositories: number; bytes: number }>;
+  total_bytes: number;
+  /** What the destination must have free on every replica: the bytes and the margin. */
+  needed_bytes: number;
+  destination_replicas: Array<{ replica: number; free_bytes: number }>;
+  fits: boolean;
+  /** Measured on this instance by earlier moves; null until one has copied something. */
+  copy_bytes_per_second: number | null;
+  estimated_seconds: number | null;
+}
+
+export async function planStorageMove(source: string, destination: string): Promise<MovePlan> {
+  const kinds: MoveKind[] = groupMovesAllowed() ? ["project", "snippet", "group"] : ["project", "snippet"];
+  const [types, replicas, rate] = await Promise.all([
+    Promise.all(kinds.map(async (type) => { const { count, bytes } = await kindBytes(type, source); return { type, repositories: count, bytes }; })),
+    freeSpace(destination),
+    copyBytesPerSecond(),
+  ]);
+  const total = types.reduce((sum, t) => sum + t.bytes, 0);
+  const needed = Math.ceil(total * ROOM_MARGIN);
+  return {
+    source_storage_name: source,
+    destination_storage_name: destination,
+    types,
+    total_bytes: total,
+    needed_bytes: needed,
+    destination_replicas: replicas.map((r, i) => ({ replica: i + 1, free_bytes: r.free_bytes })),
+    fits: replicas.every((r) => r.free_bytes >= needed),
+    copy_bytes_per_second: rate === undefined ? null : Math.round(rate),
+    estimated_seconds: rate === undefined ? null : Math.ceil(total / rate),
+  };
+}
