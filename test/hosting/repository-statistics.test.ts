@@ -106,4 +106,18 @@ describe("repository sizes recorded at write time", () => {
     expect([moved.repositorySize, moved.wikiSize]).toEqual([afterPush.repositorySize, afterPush.wikiSize]);
     expect(moved.repositorySize).toBe(await onDisk());
   });
+
+  it("are recorded with a new project's item, empty or forked, so nothing has to be measured later", async () => {
+    const owner = await newUser();
+    const empty = (await api("POST", "/api/v4/projects", { token: owner.token, body: { name: unique("empty") } })).body;
+    const emptyItem = await recorded(empty.id);
+    expect(emptyItem.repositorySize).toBe(bytesOnDisk(repoPaths(emptyItem.storage, "project", empty.id)[0]!));
+    const source = (await api("POST", "/api/v4/projects", { token: owner.token, body: { name: unique("source"), initialize_with_readme: true } })).body;
+    await commitBytes(owner.token, source.id, 32);
+    const fork = await api("POST", `/api/v4/projects/${source.id}/fork`, { token: owner.token, body: { path: unique("fork"), name: unique("fork") } });
+    expect(fork.status, fork.text).toBe(201);
+    const forkItem = await recorded(fork.body.id);
+    expect(forkItem.repositorySize).toBe(bytesOnDisk(repoPaths(forkItem.storage, "project", fork.body.id)[0]!));
+    expect(forkItem.repositorySize).toBeGreaterThan(32 * 1024);
+  });
 });

@@ -66,7 +66,7 @@ describe("planning a storage-wide move, and the full-destination refusal", () =>
 
     // The storage-wide POST (Grape's shape): refused, nothing scheduled, everything still writable.
     const bulk = await call(iso, "POST", "/api/v4/project_repository_storage_moves", { body: { source_storage_name: "default", destination_storage_name: "secondary" } });
-    expect(bulk).toMatchObject({ status: 400, body: { error: expect.stringMatching(/^secondary does not have room: the move needs \d+ bytes/) } });
+    expect(bulk).toMatchObject({ status: 400, body: { error: expect.stringMatching(/^secondary does not have room: \d+ bytes needed \(with a 10% margin\), \d+ free$/) } });
     expect((await call(iso, "GET", "/api/v4/project_repository_storage_moves")).body).toEqual([]);
     for (const p of projects) expect((await commit(iso, p.id, "still writable")).status).toBe(201);
 

@@ -9,6 +9,7 @@ import { allProjectsIndex, containerKey, FORK_LINK_PREFIX, forkLinkKey, groupChi
 import type { Namespace } from "./namespaces.js";
 import { commitActions, hashedRelativePath, initRepository, removeRepository } from "./git/index.js";
 import { withRepositoryWrite } from "./write-path.js";
+import { measureSizes } from "./repository-size.js";
 import { projectWikiLocation } from "./project-wiki.js";
 import { deleteSnippetsOfProject } from "./snippets.js";
 import { listProjects, listingAttributes, listingWrites, type ProjectPage } from "./project-listing.js";
@@ -139,9 +140,11 @@ export async function createProject(
   // The repository exists before the item that points at it, so no reader ever sees a dangling project.
   if (input.fork) await input.fork.copyInto(storage, project.relativePath);
   else await initRepository(storage, project.relativePath, { defaultBranch: project.defaultBranch });
+  // A new repository's size is recorded with its item, as every later write records it (`repository-size.ts`).
+  const sizes = await measureSizes("project", storage, project.relativePath);
   const items: TransactItem[] = [
     { Put: { Item: { ...pathClaimKey(fullPathOf(project)), kind: "project", ownerId: id }, ConditionExpression: "attribute_not_exists(pk)" } },
-    { Put: { Item: { ...containerKey("project", id), ...allProjectsIndex(id), ...storageIndexKeys("project", storage, id), type: "project", ...project, ...listingAttributes(project) } } },
+    { Put: { Item: { ...containerKey("project", id), ...allProjectsIndex(id), ...storageIndexKeys("project", storage, id), type: "project", ...project, ...listingAttributes(project), ...sizes } } },
     ...listingWrites(undefined, project),
   ];
   if (ns.kind === "group") items.push({ Put: { Item: { ...groupChildKey(ns.id, "project", id) } } });

@@ -23,6 +23,7 @@ import { findMove, isTerminal, movesCreatedSince, type MoveRecord } from "./reco
 import { createScheduledMove, isSchedulable, newMoveRecord, NotSchedulableError, schedulingItems } from "./schedule.js";
 import { transactEach } from "./transitions.js";
 import { assertRoomForStorage } from "./room.js";
+import { kindBytes } from "./move-plan.js";
 
 /** Containers looked at again at once within a page (held already, or changed since read). */
 const SCHEDULE_CONCURRENCY = 8;
@@ -38,7 +39,7 @@ export async function scheduleBulkMoves(kind: MoveKind, source: string, destinat
     throw paramError("destination_storage_name is missing and no other storage has a weight above 0 in repository_storages_weighted");
   }
   // With a destination named, everything on the source must fit there (a weighted pick spreads it).
-  if (destination !== undefined) await assertRoomForStorage(kind, source, destination);
+  if (destination !== undefined) await assertRoomForStorage((await kindBytes(kind, source)).bytes, destination);
   const scheduledAt = new Date().toISOString();
   await recordBulkScheduled(kind, source, scheduledAt);
   await startBulkExecution({ kind, source, destination, pageSize: pageSize(), drain: drainPolicy(opts.drain), scheduledAt });

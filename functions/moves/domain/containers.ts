@@ -10,6 +10,7 @@ import { findSnippet, basicSnippetView, type Snippet } from "../../hosting/domai
 import { resolveGroup, type Group } from "../../hosting/domain/groups.js";
 import type { MoveKind } from "../keys.js";
 import type { WriteLease } from "../../hosting/domain/write-path.js";
+import type { RecordedSizes } from "../../hosting/domain/repository-size.js";
 
 export const kindInfo: Record<MoveKind, { notFound: string; repositoryType: string }> = {
   project: { notFound: "Project", repositoryType: "project" },
@@ -18,8 +19,8 @@ export const kindInfo: Record<MoveKind, { notFound: string; repositoryType: stri
   group: { notFound: "Group", repositoryType: "wiki" },
 };
 
-/** The repository state every container item carries (see hosting/domain/keys.ts). */
-export interface ContainerRepository {
+/** The repository state every container item carries (see hosting/domain/keys.ts), sizes included. */
+export interface ContainerRepository extends RecordedSizes {
   id: number;
   storage?: string;
   relativePath?: string;

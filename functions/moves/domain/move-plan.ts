@@ -4,10 +4,20 @@
  * every replica of the destination, whether it all fits with the margin the scheduling enforces
  * (`room.ts`), and how long it should take at the copy rate this instance has measured.
  */
-import { freeSpace, kindBytes, ROOM_MARGIN } from "./room.js";
+import { GSI2, queryAll } from "../../platform/db/table.js";
+import { storageIndexPk } from "../../hosting/domain/keys.js";
+import { movedBytes, sizesOf, type RecordedSizes } from "../../hosting/domain/repository-size.js";
+import { freeSpace, ROOM_MARGIN } from "./room.js";
 import { copyBytesPerSecond } from "./throughput.js";
 import { groupMovesAllowed } from "./policy.js";
 import type { MoveKind } from "../keys.js";
+
+/** The repositories of a kind on a storage and the bytes they take (a project with its wiki). */
+export async function kindBytes(kind: MoveKind, storage: string): Promise<{ count: number; bytes: number }> {
+  const items = await queryAll<RecordedSizes & { relativePath?: string }>({ index: GSI2, pk: storageIndexPk(kind, storage), projection: ["relativePath", "repositorySize", "wikiSize"] });
+  const sizes = await Promise.all(items.map((item) => sizesOf(kind, { ...item, storage })));
+  return { count: items.length, bytes: sizes.reduce((sum, s) => sum + movedBytes(s), 0) };
+}
 
 export interface MovePlan {
   source_storage_name: string;
@@ -16,7 +26,8 @@ export interface MovePlan {
   total_bytes: number;
   /** What the destination must have free on every replica: the bytes and the margin. */
   needed_bytes: number;
-  destination_replicas: Array<{ replica: number; free_bytes: number }>;
+  /** `free_bytes` null: unknown (the folder does not exist yet, so the file system was not read) and no quota. */
+  destination_replicas: Array<{ replica: number; free_bytes: number | null }>;
   fits: boolean;
   /** Measured on this instance by earlier moves; null until one has copied something. */
   copy_bytes_per_second: number | null;
@@ -38,8 +49,8 @@ export async function planStorageMove(source: string, destination: string): Prom
     types,
     total_bytes: total,
     needed_bytes: needed,
-    destination_replicas: replicas.map((r, i) => ({ replica: i + 1, free_bytes: r.free_bytes })),
-    fits: replicas.every((r) => r.free_bytes >= needed),
+    destination_replicas: replicas.map((free, i) => ({ replica: i + 1, free_bytes: Number.isFinite(free) ? free : null })),
+    fits: replicas.every((free) => free >= needed),
     copy_bytes_per_second: rate === undefined ? null : Math.round(rate),
     estimated_seconds: rate === undefined ? null : Math.ceil(total / rate),
   };

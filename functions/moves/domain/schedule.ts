@@ -115,7 +115,7 @@ export async function scheduleContainerMove(
 ): Promise<MoveRecord> {
   assertSchedulable(kind, container);
   const destination = await resolveDestination(container.storage, requestedDestination);
-  await assertRoomForContainer(kind, container, destination);
+  await assertRoomForContainer(container, destination);
   return scheduleContainerMoveTo(kind, container, destination, opts);
 }
 
