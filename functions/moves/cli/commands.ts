@@ -91,7 +91,7 @@ export function describeMovePlan(plan: MovePlan): string[] {
     `Moving everything off ${plan.source_storage_name} to ${plan.destination_storage_name}:`,
     ...plan.types.map((t) => `  ${`${t.type}s`.padEnd(9)} ${String(t.repositories).padStart(6)} repositories  ${mib(t.bytes).padStart(12)}`),
     `  total     ${mib(plan.total_bytes).padStart(33)}; needs ${mib(plan.needed_bytes)} free with the margin`,
-    ...plan.destination_replicas.map((r) => `  ${plan.destination_storage_name} replica ${r.replica}: ${mib(r.free_bytes)} free`),
+    ...plan.destination_replicas.map((r) => `  ${plan.destination_storage_name} replica ${r.replica}: ${r.free_bytes === null ? "free space unknown (folder not created yet)" : `${mib(r.free_bytes)} free`}`),
     `Estimated duration: ${minutes}.`,
     plan.fits ? "It fits." : `It does not fit: scheduling it would be refused.`,
   ];
