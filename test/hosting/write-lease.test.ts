@@ -13,6 +13,7 @@ import { api, newUser, unique } from "../support/api.js";
 import { commitSubjects, repoPaths } from "../support/git.js";
 import { getItem, updateItem } from "../../functions/platform/db/table.js";
 import { commitActions } from "../../functions/hosting/domain/git/index.js";
+import { currentWriter } from "../../functions/hosting/domain/git/writer.js";
 import { hasWriteInFlight, withRepositoryWrite, type WriteLease } from "../../functions/hosting/domain/write-path.js";
 import { releaseWriteLeases, takeWriteLeases } from "../../functions/hosting/domain/write-lease-batch.js";
 
@@ -120,6 +121,9 @@ describe("write leases", () => {
     await expect(
       withRepositoryWrite("project", id, async (loc) => {
         writeFileSync(lock, ""); // taken after our lease: someone is writing this ref right now
+        // ... stamped by the file system's coarse clock, a few milliseconds before our lease's time.
+        const stamp = new Date(currentWriter()!.heldSince! - 5);
+        utimesSync(lock, stamp, stamp);
         return commitActions(loc!.storage, loc!.relativePath, { branch: "main", message: "raced", author: { name: "A", email: "a@example.com" }, actions: [{ action: "create", file_path: "y.txt", content: "y" }] });
       }),
     ).rejects.toThrow(/Could not update refs\/heads\/main/);

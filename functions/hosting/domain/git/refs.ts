@@ -287,10 +287,14 @@ async function rewritePackedRefs(gitdir: string, contents: (current: string) => 
  * A writer killed between taking and releasing a lock (Lambda timeout, a crash) would block the ref
  * forever, as with git. Writers hold a lock for milliseconds and callers serialise writers with a
  * lease, so a lock is an orphan, broken once, when it is older than `STALE_LOCK_MS`, or older than
- * the write lease the current writer holds (`leaseHeldSince`): it was taken under an earlier lease,
- * whose holder is gone.
+ * the write lease the current writer holds (`leaseHeldSince`) by more than `CLOCK_SLACK_MS`: it was
+ * taken under an earlier lease, whose holder is gone. The slack is there because a file's mtime comes
+ * from the file system's clock (the kernel's coarse clock, a tick behind; an NFS server's on EFS),
+ * not the process's: a lock taken just after our lease can carry a time just before it, and must
+ * not be broken. A lock within the slack is left alone and the write fails as a concurrent update.
  */
 const STALE_LOCK_MS = 5 * 60_000;
+const CLOCK_SLACK_MS = 1_000;
 
 async function acquireLock(lock: string, fullName: string, leaseHeldSince?: number) {
   for (let attempt = 0; ; attempt++) {
@@ -299,7 +303,7 @@ async function acquireLock(lock: string, fullName: string, leaseHeldSince?: numb
     } catch (err) {
       if (!isErrno(err, "EEXIST")) throw err;
       const takenAt = await stat(lock).then((s) => s.mtimeMs, () => Date.now());
-      const orphan = Date.now() - takenAt >= STALE_LOCK_MS || (leaseHeldSince !== undefined && takenAt < leaseHeldSince);
+      const orphan = Date.now() - takenAt >= STALE_LOCK_MS || (leaseHeldSince !== undefined && takenAt < leaseHeldSince - CLOCK_SLACK_MS);
       if (attempt > 0 || !orphan) throw concurrentUpdate(fullName);
       await unlink(lock).catch(() => undefined);
     }
