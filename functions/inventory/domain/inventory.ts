@@ -12,10 +12,9 @@
  * Query of the project index tells which projects have one (`wikiRepository`).
  */
 import { instanceConfig } from "../../platform/config.js";
-import { GSI2, queryAll } from "../../platform/db/table.js";
-import { mapConcurrently } from "../../platform/concurrency.js";
-import { sizesOf, type RecordedSizes, type Sizes } from "../../hosting/domain/repository-size.js";
-import { storageIndexPk, type ContainerKind } from "../../hosting/domain/keys.js";
+import type { Sizes } from "../../hosting/domain/repository-size.js";
+import { sizedRepositoriesOn } from "../../hosting/domain/sized-repositories.js";
+import type { ContainerKind } from "../../hosting/domain/keys.js";
 import { strayTotals } from "./strays.js";
 
 export interface KindInventory {
@@ -36,18 +35,10 @@ export interface StorageInventory {
   stray_folders: KindInventory;
 }
 
-/** Containers measured at once when some have no size recorded yet (written before sizes were). */
-const SIZE_CONCURRENCY = 16;
-
-interface IndexedContainer extends RecordedSizes {
-  relativePath?: string;
-  wikiRepository?: boolean;
-}
-
-/** Every repository of a kind on a storage, with its sizes (recorded at write time, see `repository-size.ts`). */
+/** Every repository of a kind on a storage, with its sizes; project wikis are those with `wikiRepository`. */
 async function repositoriesOn(storage: string, kind: ContainerKind): Promise<Array<{ wiki: boolean; sizes: Sizes }>> {
-  const items = await queryAll<IndexedContainer>({ index: GSI2, pk: storageIndexPk(kind, storage), projection: ["relativePath", "wikiRepository", "repositorySize", "wikiSize"] });
-  return mapConcurrently(items, SIZE_CONCURRENCY, async (item) => ({ wiki: kind === "project" && !!item.wikiRepository && !!item.relativePath, sizes: await sizesOf(kind, { ...item, storage }) }));
+  const items = await sizedRepositoriesOn<{ relativePath?: string; wikiRepository?: boolean }>(kind, storage, ["relativePath", "wikiRepository"]);
+  return items.map((item) => ({ wiki: kind === "project" && !!item.wikiRepository && !!item.relativePath, sizes: item.sizes }));
 }
 
 const total = (sizes: number[]) => sizes.reduce((sum, size) => sum + size, 0);

@@ -4,9 +4,8 @@
  * every replica of the destination, whether it all fits with the margin the scheduling enforces
  * (`room.ts`), and how long it should take at the copy rate this instance has measured.
  */
-import { GSI2, queryAll } from "../../platform/db/table.js";
-import { storageIndexPk } from "../../hosting/domain/keys.js";
-import { movedBytes, sizesOf, type RecordedSizes } from "../../hosting/domain/repository-size.js";
+import { movedBytes } from "../../hosting/domain/repository-size.js";
+import { sizedRepositoriesOn } from "../../hosting/domain/sized-repositories.js";
 import { freeSpace, ROOM_MARGIN } from "./room.js";
 import { copyBytesPerSecond } from "./throughput.js";
 import { groupMovesAllowed } from "./policy.js";
@@ -14,9 +13,8 @@ import type { MoveKind } from "../keys.js";
 
 /** The repositories of a kind on a storage and the bytes they take (a project with its wiki). */
 export async function kindBytes(kind: MoveKind, storage: string): Promise<{ count: number; bytes: number }> {
-  const items = await queryAll<RecordedSizes & { relativePath?: string }>({ index: GSI2, pk: storageIndexPk(kind, storage), projection: ["relativePath", "repositorySize", "wikiSize"] });
-  const sizes = await Promise.all(items.map((item) => sizesOf(kind, { ...item, storage })));
-  return { count: items.length, bytes: sizes.reduce((sum, s) => sum + movedBytes(s), 0) };
+  const items = await sizedRepositoriesOn(kind, storage, []);
+  return { count: items.length, bytes: items.reduce((sum, item) => sum + movedBytes(item.sizes), 0) };
 }
 
 export interface MovePlan {

@@ -7,12 +7,10 @@
  * CLI schedules and watches, so they run through the same state machine and the same guards, and
  * this module carries neither the Step Functions client nor Git.
  */
-import { GSI2, queryAll } from "../../platform/db/table.js";
-import { mapConcurrently } from "../../platform/concurrency.js";
 import { storageNames } from "../../platform/config.js";
 import { storageWeights, type Weights } from "../../identity/domain/settings.js";
-import { storageIndexPk } from "../../hosting/domain/keys.js";
-import { movedBytes, sizesOf, type RecordedSizes } from "../../hosting/domain/repository-size.js";
+import { movedBytes } from "../../hosting/domain/repository-size.js";
+import { sizedRepositoriesOn } from "../../hosting/domain/sized-repositories.js";
 import type { MoveKind } from "../keys.js";
 
 export interface Placed {
@@ -101,40 +99,27 @@ export function planRebalance(weights: Weights, placed: Placed[], tolerance: num
   return { tolerance, total_bytes: total, balanced: !outOfTolerance(), storages, moves };
 }
 
-interface IndexedContainer extends RecordedSizes {
+interface IndexedContainer {
   id: number;
-  storage?: string;
   relativePath?: string;
   readOnly?: boolean;
   storageMoveId?: number;
 }
-
-/** Bytes a container's move carries (its repository, and a project's wiki with it), as recorded at write time. */
-export async function sizeOf(kind: MoveKind, storage: string, c: IndexedContainer): Promise<number> {
-  return movedBytes(await sizesOf(kind, { ...c, storage }));
-}
-
-const SIZE_CONCURRENCY = 16;
 
 /** The weights, and every repository of `kinds` with its storage and size (one Query per storage and kind). */
 export async function rebalanceInput(kinds: MoveKind[]): Promise<{ weights: Weights; placed: Placed[] }> {
   const weights = await storageWeights();
   const perStorage = await Promise.all(
     storageNames().flatMap((storage) =>
-      kinds.map(async (kind) => {
-        const items = await queryAll<IndexedContainer>({
-          index: GSI2,
-          pk: storageIndexPk(kind, storage),
-          projection: ["id", "relativePath", "readOnly", "storageMoveId", "repositorySize", "wikiSize"],
-        });
-        return mapConcurrently(items, SIZE_CONCURRENCY, async (c) => ({
+      kinds.map(async (kind) =>
+        (await sizedRepositoriesOn<IndexedContainer>(kind, storage, ["id", "relativePath", "readOnly", "storageMoveId"])).map((c) => ({
           kind,
           id: c.id,
           storage,
-          bytes: await sizeOf(kind, storage, c),
+          bytes: movedBytes(c.sizes),
           movable: !!c.relativePath && !c.readOnly && c.storageMoveId === undefined,
-        }));
-      }),
+        })),
+      ),
     ),
   );
   return { weights, placed: perStorage.flat() };
