@@ -31,6 +31,15 @@ export async function buildLocalApp(): Promise<Hono> {
       for await (const chunk of (c.env as { incoming: AsyncIterable<Buffer> }).incoming) bytes += chunk.length;
       return c.json({ ok: bytes > 0 });
     });
+    // The floor under ingest: the same body read, then queued through the collector's own SQS
+    // sender (group commit, `SendMessageBatch`), answered once SQS accepted it. No parsing, no auth.
+    const { enqueue } = await import("../functions/errortracking/ingest/enqueue.js");
+    app.post("/__bench/bare-sqs", async (c) => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of (c.env as { incoming: AsyncIterable<Buffer> }).incoming) chunks.push(chunk);
+      await enqueue([Buffer.concat(chunks).toString("utf8")]);
+      return c.json({ ok: true });
+    });
   }
   for (const route of routes) {
     const mod = await loadModule<{ endpoint?: Endpoint }>(route.module);
