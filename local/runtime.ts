@@ -22,7 +22,7 @@ import { workers } from "../functions/routes.js";
 import type { QueueName } from "../functions/route-spec.js";
 import { HOOK_DELIVERY_ATTEMPTS } from "../stacks/plan.js";
 import { startIsolatedFunctions, type IsolatedFunctions, type IsolatedOptions } from "./isolated/index.js";
-import { resetInstanceConfig } from "../functions/platform/config.js";
+import { instanceConfig, resetInstanceConfig } from "../functions/platform/config.js";
 import { describeError, log } from "../functions/platform/log.js";
 
 export const TABLE = "forgeline-main";
@@ -101,6 +101,7 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
     stops.push(() => sfn.stop());
 
     configureEnvironment(opts, dataDir, { dynamo: dynamo.endpoint, sqs: sqsStandIn.endpoint, sfn: sfn.endpoint });
+    createStorageFolders();
     const credentials = { accessKeyId: "local", secretAccessKey: "local" };
     await ensureTable(new DynamoDBClient({ endpoint: dynamo.endpoint, region: "us-east-1", credentials }), TABLE);
     await recoverFromPredecessors();
@@ -194,6 +195,24 @@ function ensureWritableFolder(dir: string) {
       `the data folder ${dir} cannot be written (${e.code ?? "error"}: ${e.syscall ?? "write"} ${e.path ?? dir})`,
       `Make it writable for this user, or use another folder: FORGELINE_DATA_DIR=<folder> ${invokedAs()}`,
     );
+  }
+}
+
+/**
+ * Every configured storage folder (each replica of a cluster) exists from the start, as a mounted
+ * volume does on a server: a fresh instance's move plan can then tell each destination's free
+ * space before the first repository is written there. A folder that cannot be created is left to
+ * the first write on it, which answers with the reason.
+ */
+function createStorageFolders() {
+  for (const storage of Object.values(instanceConfig().storages)) {
+    for (const folder of storage.kind === "local" ? [storage.path] : storage.replicas) {
+      try {
+        mkdirSync(folder, { recursive: true });
+      } catch (err) {
+        log.warn("storage folder could not be created", { folder, ...describeError(err) });
+      }
+    }
   }
 }
 

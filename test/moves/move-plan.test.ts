@@ -56,6 +56,9 @@ describe("planning a storage-wide move, and the full-destination refusal", () =>
     expect(toSecondary).toMatchObject({ fits: false, copy_bytes_per_second: null, estimated_seconds: null });
     const toCluster = await plan("cluster");
     expect(toCluster.destination_replicas.map((r: { replica: number }) => r.replica)).toEqual([1, 2, 3]);
+    // No repository was ever written to the cluster: its folders exist from the start all the same,
+    // so its free space is known (statfs) rather than unknown.
+    for (const r of toCluster.destination_replicas) expect(r.free_bytes, `cluster replica ${r.replica}`).toBeGreaterThan(0);
     expect(toCluster.fits).toBe(true);
 
     const lines: string[] = [];
