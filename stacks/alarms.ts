@@ -2,13 +2,14 @@
  * What pages an operator: one SNS topic (the `alarms` output; subscribe an e-mail or a chat hook to
  * it) and CloudWatch alarms on it for
  * - events that failed five times and wait in the ingest dead-letter queue,
+ * - error-tracking hook deliveries that failed every attempt (the hook dead-letter queue),
  * - storage-move executions that failed or timed out,
  * - 5xx answers of the API and of the ingest function URL.
  * Each alarm also says when it is back to OK, and missing data (no traffic) is not an alarm.
  */
 import { api, ingest } from "./api";
 import { storageMoveMachineArn } from "./jobs";
-import { ingestDlq } from "./queues";
+import { hookDlq, ingestDlq } from "./queues";
 
 export const alarmTopic = new sst.aws.SnsTopic("Alarms");
 
@@ -28,20 +29,30 @@ function anyIn5Minutes(name: string, description: string, metric: { namespace: s
   });
 }
 
-export const alarms = [
-  new aws.cloudwatch.MetricAlarm("IngestDlqMessages", {
-    alarmDescription: "Error-tracking events failed 5 deliveries and wait in the dead-letter queue (inspect, then redrive)",
+/** Alarms while a dead-letter queue holds any message. */
+function deadLetters(name: string, description: string, queue: sst.aws.Queue) {
+  return new aws.cloudwatch.MetricAlarm(name, {
+    alarmDescription: description,
     namespace: "AWS/SQS",
     metricName: "ApproximateNumberOfMessagesVisible",
     // The queue name is the last segment of its URL.
-    dimensions: { QueueName: ingestDlq.url.apply((url) => url.split("/").pop()!) },
+    dimensions: { QueueName: queue.url.apply((url) => url.split("/").pop()!) },
     statistic: "Maximum",
     period: 300,
     evaluationPeriods: 1,
     threshold: 1,
     comparisonOperator: "GreaterThanOrEqualToThreshold",
     ...notify,
-  }),
+  });
+}
+
+export const alarms = [
+  deadLetters("IngestDlqMessages", "Error-tracking events failed 5 deliveries and wait in the dead-letter queue (inspect, then redrive)", ingestDlq),
+  deadLetters(
+    "HookDlqMessages",
+    "Error-tracking hook deliveries failed every attempt and wait in the dead-letter queue (the receivers were down or refused them)",
+    hookDlq,
+  ),
   ...(storageMoveMachineArn
     ? [
         anyIn5Minutes("StorageMoveExecutionsFailed", "A storage-move execution failed (its log group has every step)", {

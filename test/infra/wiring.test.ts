@@ -148,7 +148,7 @@ describe("sst.config.ts run()", () => {
     for (const g of logGroups) expect(g.args.retentionInDays, g.name).toBe(30);
   });
 
-  it("alarms on the SNS topic it outputs: dead-lettered events, failed or timed-out moves, API and ingest 5xx", () => {
+  it("alarms on the SNS topic it outputs: dead-lettered events and hook deliveries, failed or timed-out moves, API and ingest 5xx", () => {
     const [topic] = ofType("sst.aws.SnsTopic");
     expect(unwrap(outputs.alarms)).toBe(unwrap(topic!.resource.arn));
     const alarms = ofType("aws.cloudwatch.MetricAlarm").map((d) => ({ ...unwrap(d.args), name: d.name }));
@@ -163,11 +163,12 @@ describe("sst.config.ts run()", () => {
         "AWS/ApiGateway 5xx",
         "AWS/Lambda Url5xxCount",
         "AWS/SQS ApproximateNumberOfMessagesVisible",
+        "AWS/SQS ApproximateNumberOfMessagesVisible",
         ...(machine ? ["AWS/States ExecutionsFailed", "AWS/States ExecutionsTimedOut"] : []),
       ].sort(),
     );
-    const dlq = alarms.find((a) => a.namespace === "AWS/SQS")!;
-    expect(dlq.dimensions.QueueName).toBe("IngestDlq.example");
+    const deadLetterQueues = alarms.filter((a) => a.namespace === "AWS/SQS").map((a) => a.dimensions.QueueName);
+    expect(deadLetterQueues.sort()).toEqual(["HookDlq.example", "IngestDlq.example"]);
     expect(alarms.find((a) => a.metricName === "5xx")!.dimensions).toEqual({ ApiId: "Api-api-id" });
   });
 
