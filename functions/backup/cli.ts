@@ -65,8 +65,12 @@ export function parseArgs(argv: string[], known: string[]): ParsedArgs {
   return { positional, flags };
 }
 
-/** Runs a CLI: quiet logs, clear one-line errors for expected failures, exit codes 0/1/2. */
+/** Runs a CLI: `--help` (or `-h`), quiet logs, clear one-line errors for expected failures, exit codes 0/1/2. */
 export async function runCli(usage: string, main: () => Promise<void>): Promise<never> {
+  if (process.argv.slice(2).some((arg) => arg === "--help" || arg === "-h")) {
+    console.log(`Usage: ${usage}`);
+    process.exit(0);
+  }
   process.env.LOG_LEVEL ??= "warn";
   checkNodeVersion((line) => console.error(line));
   try {

@@ -30,8 +30,9 @@ export function connect(env: NodeJS.ProcessEnv = process.env): Api {
   const base = (env.FORGELINE_URL ?? `http://127.0.0.1:${env.FORGELINE_PORT ?? 3000}`).replace(/\/$/, "");
   const tokenFile = join(dataDir(), "initial_root_token");
   const token = env.FORGELINE_TOKEN ?? (existsSync(tokenFile) ? readFileSync(tokenFile, "utf8").trim() : undefined);
-  if (!token) throw new CliError(`No token: set FORGELINE_TOKEN to an administrator's personal access token.`);
   const send = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
+    // Said at the first request, not before: `--help` and usage errors need no token.
+    if (!token) throw new CliError(`No token: set FORGELINE_TOKEN to an administrator's personal access token.`);
     const res = await fetch(`${base}/api/v4${path}`, {
       method,
       headers: { "Private-Token": token, ...(body === undefined ? {} : { "Content-Type": "application/json" }) },

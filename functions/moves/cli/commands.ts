@@ -15,7 +15,7 @@
  */
 import { CliError, latestMoveId, remainingOn, type Api, type MoveRecordView } from "./client.js";
 import { watch, type Watched, type WatchPace } from "./watch.js";
-import { rebalance } from "./rebalance.js";
+import { bytesText, rebalance } from "./rebalance.js";
 import type { MovePlan } from "../domain/move-plan.js";
 
 interface ExecutionView {
@@ -56,8 +56,9 @@ export function parseArgs(argv: string[]): Args {
   const options = new Map<string, string | true>();
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
-    if (!arg.startsWith("--")) positional.push(arg);
-    else if (arg === "--watch" || arg === "--dry-run") options.set(arg, true);
+    if (arg === "-h") options.set("--help", true);
+    else if (!arg.startsWith("--")) positional.push(arg);
+    else if (arg === "--watch" || arg === "--dry-run" || arg === "--help") options.set(arg, true);
     else if (argv[i + 1] === undefined) throw new CliError(`${arg} needs a value`);
     else options.set(arg, argv[++i]!);
   }
@@ -82,17 +83,28 @@ export const describeMove = (kind: string, m: MoveRecordView) => {
   return `${String(m.id).padStart(6)}  ${m.state.padEnd(14)} ${m.source_storage_name} → ${m.destination_storage_name}  ${kind} ${name}${m.error_message ? `  (${m.error_message})` : ""}`;
 };
 
-const mib = (bytes: number) => `${(bytes / (1 << 20)).toFixed(1)} MiB`;
+/** A duration as an operator says it: seconds under a minute, minutes under an hour, then hours. */
+export function durationText(seconds: number): string {
+  const s = Math.max(1, Math.ceil(seconds));
+  if (s < 60) return `${s} s`;
+  if (s < 3600) return `${Math.ceil(s / 60)} min`;
+  const hours = Math.floor(s / 3600);
+  const minutes = Math.ceil((s % 3600) / 60);
+  return minutes ? `${hours} h ${minutes} min` : `${hours} h`;
+}
 
 /** A storage-wide move's plan as an operator reads it. */
 export function describeMovePlan(plan: MovePlan): string[] {
-  const minutes = plan.estimated_seconds === null ? "unknown until a move has run on this instance" : `about ${Math.max(1, Math.ceil(plan.estimated_seconds / 60))} min at ${mib(plan.copy_bytes_per_second!)}/s measured here`;
+  const duration =
+    plan.estimated_seconds === null
+      ? "unknown until a move has run on this instance"
+      : `about ${durationText(plan.estimated_seconds)} at ${bytesText(plan.copy_bytes_per_second!)}/s measured here`;
   return [
     `Moving everything off ${plan.source_storage_name} to ${plan.destination_storage_name}:`,
-    ...plan.types.map((t) => `  ${`${t.type}s`.padEnd(9)} ${String(t.repositories).padStart(6)} repositories  ${mib(t.bytes).padStart(12)}`),
-    `  total     ${mib(plan.total_bytes).padStart(33)}; needs ${mib(plan.needed_bytes)} free with the margin`,
-    ...plan.destination_replicas.map((r) => `  ${plan.destination_storage_name} replica ${r.replica}: ${r.free_bytes === null ? "free space unknown (folder not created yet)" : `${mib(r.free_bytes)} free`}`),
-    `Estimated duration: ${minutes}.`,
+    ...plan.types.map((t) => `  ${`${t.type}s`.padEnd(9)} ${String(t.repositories).padStart(6)} repositories  ${bytesText(t.bytes).padStart(12)}`),
+    `  total     ${bytesText(plan.total_bytes).padStart(33)}; needs ${bytesText(plan.needed_bytes)} free with the margin`,
+    ...plan.destination_replicas.map((r) => `  ${plan.destination_storage_name} replica ${r.replica}: ${r.free_bytes === null ? "free space unknown (its folder cannot be read)" : `${bytesText(r.free_bytes)} free`}`),
+    `Estimated duration: ${duration}.`,
     plan.fits ? "It fits." : `It does not fit: scheduling it would be refused.`,
   ];
 }
@@ -101,6 +113,10 @@ export function describeMovePlan(plan: MovePlan): string[] {
 export async function runMovesCli(argv: string[], api: Api, out: (line: string) => void = console.log, pace: WatchPace = {}): Promise<number> {
   const args = parseArgs(argv);
   const [command, what, id] = args.positional;
+  if (args.options.has("--help") || command === "help") {
+    out(USAGE);
+    return 0;
+  }
   const finish = async (targets: Watched[]) => {
     if (!args.options.has("--watch")) return 0;
     const result = await watch(api, targets, out, pace);

@@ -24,7 +24,7 @@ export interface MovePlan {
   total_bytes: number;
   /** What the destination must have free on every replica: the bytes and the margin. */
   needed_bytes: number;
-  /** `free_bytes` null: unknown (the folder does not exist yet, so the file system was not read) and no quota. */
+  /** `free_bytes` null: unknown (the folder cannot be read, so neither can its file system) and no quota. */
   destination_replicas: Array<{ replica: number; free_bytes: number | null }>;
   fits: boolean;
   /** Measured on this instance by earlier moves; null until one has copied something. */
