@@ -198,6 +198,11 @@ describe("cancel a storage-wide move", () => {
     const moves = await movesSince(since);
     expect(moves.map((m) => m.state)).toEqual(ids.map(() => "finished"));
     for (const id of ids) expect(await storageOf("project", id)).toBe("secondary");
+    // It has ended: there is nothing left to cancel or to slow down, and both say so.
+    const gone = { status: 404, body: { message: "404 running project repository storage move off default Not Found" } };
+    expect(await call(iso, "POST", "/api/v4/project_repository_storage_moves/cancel", { body: { source_storage_name: "default" } })).toMatchObject(gone);
+    expect(await call(iso, "PUT", "/api/v4/project_repository_storage_moves/concurrency", { body: { source_storage_name: "default", concurrency: 3 } })).toMatchObject(gone);
+    await expect(cli("concurrency", "projects", "--from", "default", "3")).rejects.toThrow(/404 running project repository storage move off default Not Found/);
   });
 
   it("refuses bad input in GitLab's shape", async () => {

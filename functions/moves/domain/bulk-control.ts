@@ -10,7 +10,8 @@
  *   once; a batch about to start fails any it scheduled meanwhile). A move already `started` goes on
  *   and finishes or fails as it would have.
  * - a concurrency change applies from the next page the execution schedules.
- * A cancel applies to the bulk moves scheduled before it (by time), never to a later one.
+ * A cancel applies to the bulk moves scheduled before it (by time), never to a later one. Once the
+ * latest bulk move has ended (`endedAt`, written by its summary step), both answer 404.
  */
 import { getItem, updateItem, isConditionFailure } from "../../platform/db/table.js";
 import { notFound } from "../../platform/http/errors.js";
@@ -40,6 +41,8 @@ export interface BulkControl {
   canceledAt?: string;
   /** Moves that may run at once; unset: `defaultConcurrency()`. */
   concurrency?: number;
+  /** When that bulk move's execution summarised its moves: it runs no more (ISO 8601). */
+  endedAt?: string;
 }
 
 /** What a bulk execution needs to find its control item again. */
@@ -70,10 +73,22 @@ export async function recordBulkScheduled(kind: MoveKind, source: string, schedu
   const key = bulkControlKey(kind, source);
   await updateItem({
     ...key,
-    update: "SET kind = :kind, #source = :source, scheduledAt = :at, #type = :type REMOVE concurrency",
+    update: "SET kind = :kind, #source = :source, scheduledAt = :at, #type = :type REMOVE concurrency, endedAt",
     names: { "#source": "source", "#type": "type" },
     values: { ":kind": kind, ":source": source, ":at": scheduledAt, ":type": "bulk-control" },
   });
+}
+
+/**
+ * The bulk execution scheduled at `scheduledAt` has ended (its summary step). Recorded only while
+ * it is still the latest bulk move of its kind off its source: a newer one keeps running.
+ */
+export async function recordBulkEnded(kind: MoveKind, source: string, scheduledAt: string): Promise<void> {
+  try {
+    await updateItem({ ...bulkControlKey(kind, source), update: "SET endedAt = :now", condition: "scheduledAt = :at", values: { ":now": new Date().toISOString(), ":at": scheduledAt } });
+  } catch (err) {
+    if (!isConditionFailure(err)) throw err;
+  }
 }
 
 /**
@@ -87,11 +102,14 @@ export function pageShape(control: BulkControl | undefined): { size: number; par
 }
 
 const noBulk = (kind: MoveKind, source: string) => notFound(`${kind} repository storage move off ${source}`);
+/** Cancel and concurrency act on a bulk move that runs; one that has ended has nothing left to change. */
+const ended = (kind: MoveKind, source: string) => notFound(`running ${kind} repository storage move off ${source}`);
 
 /** Cancels the bulk moves of `kind` off `source`; returns how many scheduled moves it failed at once. */
 export async function cancelBulk(kind: MoveKind, source: string): Promise<{ canceled: number; control: BulkControl }> {
   const control = await readBulkControl(kind, source);
   if (!control) throw noBulk(kind, source);
+  if (control.endedAt) throw ended(kind, source);
   const canceledAt = new Date().toISOString();
   await updateItem({ ...bulkControlKey(kind, source), update: "SET canceledAt = :at", values: { ":at": canceledAt } });
   const waiting = (await movesCreatedSince(kind, control.scheduledAt)).filter((m) => m.bulkExecution && m.sourceStorage === source && m.state === "scheduled");
@@ -101,10 +119,15 @@ export async function cancelBulk(kind: MoveKind, source: string): Promise<{ canc
 
 export async function setBulkConcurrency(kind: MoveKind, source: string, concurrency: number): Promise<BulkControl> {
   try {
-    const out = await updateItem({ ...bulkControlKey(kind, source), update: "SET concurrency = :n", condition: "attribute_exists(pk)", values: { ":n": concurrency } });
+    const out = await updateItem({
+      ...bulkControlKey(kind, source),
+      update: "SET concurrency = :n",
+      condition: "attribute_exists(pk) AND attribute_not_exists(endedAt)",
+      values: { ":n": concurrency },
+    });
     return out as unknown as BulkControl;
   } catch (err) {
-    if (isConditionFailure(err)) throw noBulk(kind, source);
-    throw err;
+    if (!isConditionFailure(err)) throw err;
+    throw (await readBulkControl(kind, source)) ? ended(kind, source) : noBulk(kind, source);
   }
 }

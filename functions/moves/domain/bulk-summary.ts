@@ -8,7 +8,7 @@
 import { kindInfo } from "./containers.js";
 import type { BulkInput } from "./execution.js";
 import { isTerminal, movesCreatedSince } from "./records.js";
-import { CANCELED_MESSAGE } from "./bulk-control.js";
+import { CANCELED_MESSAGE, recordBulkEnded } from "./bulk-control.js";
 
 export interface BulkSummary {
   scheduled: number;
@@ -27,6 +27,8 @@ const LISTED = 20;
 
 export async function summariseBulk(input: { bulk: BulkInput["bulk"]; skipped?: number; executionName: string }): Promise<BulkSummary> {
   const { kind, source, scheduledAt } = input.bulk;
+  // Every page is done: cancel and concurrency have nothing left to act on.
+  if (scheduledAt) await recordBulkEnded(kind, source, scheduledAt);
   const mine = (await movesCreatedSince(kind, scheduledAt ?? new Date(0).toISOString())).filter((m) => m.bulkExecution === input.executionName).reverse();
   const failed = mine.filter((m) => isTerminal(m.state) && m.state !== "finished");
   const canceled = failed.filter((m) => m.errorMessage === CANCELED_MESSAGE).length;
