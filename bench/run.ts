@@ -10,6 +10,7 @@ import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { startRuntime, defaultLocalConfig } from "../local/runtime.js";
 import { load, stopLoadClient } from "./load.js";
+import { checkNodeVersion } from "../local/node-version.js";
 import { mergeSubset, tableRow, type Row } from "./results.js";
 
 const fmt = (n: number, digits = 1) => n.toFixed(digits);
@@ -38,6 +39,7 @@ function toRow(r: ContextRow): Row {
 }
 
 async function main() {
+  checkNodeVersion((line) => console.error(line)); // one line, instead of the AWS SDK's nine
   process.env.LOG_LEVEL = "error";
   process.env.FORGELINE_BENCH_ROUTES = "1";
   const dataDir = mkdtempSync(join(tmpdir(), "forgeline-bench-"));
