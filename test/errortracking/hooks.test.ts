@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { waitFor } from "./thirdparty-support.js";
 import { exceptionEvent, message } from "./support.js";
 import { expectValidPayload, startHookHarness, type HookHarness } from "./hooks/harness.js";
+import { directConnector, useConnector } from "../../functions/platform/outbound/client.js";
 
 let h: HookHarness;
 let base: string;
@@ -137,6 +138,39 @@ describe("error tracking hooks fire once per trigger", () => {
     expect((await h.call("POST", `${hooksPath}/${hook.id}/test/push_events`)).status).toBe(400);
     const logs = (await h.call("GET", `${hooksPath}/${hook.id}/events`)).body;
     expect(logs.map((l: { response_status: string }) => l.response_status)).toEqual(["500", "200"]);
+  });
+});
+
+describe("a hook whose host does not resolve", () => {
+  it("is saved, as GitLab saves it (python-gitlab's functional test uses http://hook.url), and its deliveries are refused unsent", async () => {
+    // DNS stands in here: `.invalid` never resolves (RFC 6761); nothing leaves the machine.
+    const sent: string[] = [];
+    const restore = useConnector({
+      lookup: async (host) => {
+        if (host.endsWith(".invalid")) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: "ENOTFOUND" });
+        return directConnector.lookup(host);
+      },
+      send: async (target, init) => {
+        sent.push(target.url.host);
+        return directConnector.send(target, init);
+      },
+    });
+    try {
+      const created = await h.call("POST", hooksPath, { url: "http://hook.invalid/x", error_tracking_events: true });
+      expect(created).toMatchObject({ status: 201, body: { url: "http://hook.invalid/x", error_tracking_events: true } });
+      const edited = await h.call("PUT", `${hooksPath}/${created.body.id}`, { url: "http://other.invalid/y", note_events: true });
+      expect(edited).toMatchObject({ status: 200, body: { url: "http://other.invalid/y", note_events: true } });
+      const tried = await h.call("POST", `${hooksPath}/${created.body.id}/test/error_tracking_events`);
+      expect(tried).toMatchObject({ status: 422, body: { message: "Hook execution failed: internal error" } });
+      const [log] = (await h.call("GET", `${hooksPath}/${created.body.id}/events`)).body;
+      expect(log).toMatchObject({ url: "http://other.invalid/y", response_body: "URL is blocked: Host cannot be resolved or invalid" });
+      expect(sent).toEqual([]);
+      // Anything else the filter refuses is still refused when the hook is saved.
+      expect((await h.call("POST", hooksPath, { url: "http://user:pass@hook.invalid/x" })).body).toEqual({ message: { url: ["is blocked: URI is invalid"] } });
+      expect((await h.call("DELETE", `${hooksPath}/${created.body.id}`)).status).toBe(204);
+    } finally {
+      restore();
+    }
   });
 });
 

@@ -34,12 +34,15 @@ export const hookBody = z.object({
 });
 export type HookBody = z.output<typeof hookBody>;
 
-/** GitLab's URL validation of a hook: a valid http(s) URL the outbound filter allows. */
+/**
+ * GitLab's URL validation of a hook: a valid http(s) URL the outbound filter allows. A host that
+ * does not resolve yet is accepted, as GitLab accepts it; its deliveries are refused until it does.
+ */
 export async function checkHookUrl(url: string): Promise<string> {
   const trimmed = url.trim();
   if (!URL.canParse(trimmed) || !/^https?:$/.test(new URL(trimmed).protocol)) throw validationError({ url: ["is blocked: Only allowed schemes are http, https"] });
   try {
-    await checkOutboundUrl(trimmed, await outboundPolicy());
+    await checkOutboundUrl(trimmed, await outboundPolicy(), { acceptUnresolved: true });
   } catch (err) {
     if (err instanceof BlockedUrlError) throw validationError({ url: [`is blocked: ${err.reason}`] });
     throw err;

@@ -12,7 +12,7 @@ import { request as httpRequest, type IncomingMessage } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { lookup as dnsLookup } from "node:dns/promises";
 import { Readable } from "node:stream";
-import { checkUrl, type CheckedTarget, type OutboundPolicy, type ResolvedAddress } from "./policy.js";
+import { BlockedUrlError, checkUrl, UNRESOLVED_HOST, type CheckedTarget, type OutboundPolicy, type ResolvedAddress } from "./policy.js";
 
 export interface OutboundRequest {
   method: "GET" | "PUT" | "POST" | "DELETE" | "PATCH";
@@ -92,8 +92,18 @@ export async function outboundFetch(url: string, init: OutboundRequest, policy: 
   return active.send(target, init);
 }
 
-/** Only the check (with the same resolution), for validating a URL before it is stored. */
-export async function checkOutboundUrl(url: string, policy: OutboundPolicy): Promise<CheckedTarget> {
+/**
+ * Only the check (with the same resolution), for validating a URL before it is stored.
+ * `acceptUnresolved`: a host that does not resolve passes, as GitLab validates webhook URLs without
+ * DNS rebinding protection (`AddressableUrlValidator`); the request is checked again when it is sent,
+ * and refused then if the host still does not resolve. A host that resolves is judged as always.
+ */
+export async function checkOutboundUrl(url: string, policy: OutboundPolicy, opts: { acceptUnresolved?: boolean } = {}): Promise<void> {
   const active = connector;
-  return checkUrl(url, policy, (host) => active.lookup(host));
+  try {
+    await checkUrl(url, policy, (host) => active.lookup(host));
+  } catch (err) {
+    if (opts.acceptUnresolved && err instanceof BlockedUrlError && err.reason === UNRESOLVED_HOST) return;
+    throw err;
+  }
 }

@@ -23,6 +23,8 @@ export interface ResolvedAddress {
 
 export type Lookup = (hostname: string) => Promise<ResolvedAddress[]>;
 
+export const UNRESOLVED_HOST = "Host cannot be resolved or invalid";
+
 /** A refused URL; `reason` is GitLab's text after `URL is blocked: ` (or a field's `is blocked: `). */
 export class BlockedUrlError extends Error {
   constructor(readonly reason: string) {
@@ -108,7 +110,7 @@ export async function checkUrl(raw: string, policy: OutboundPolicy, lookup: Look
     } catch {
       addresses = [];
     }
-    if (!addresses.length) throw new BlockedUrlError("Host cannot be resolved or invalid");
+    if (!addresses.length) throw new BlockedUrlError(UNRESOLVED_HOST);
   }
   const entries = policy.allowlist.map(parseAllowEntry).filter((e): e is AllowEntry => !!e);
   const hostAllowed = !literal && allowedByList(entries.filter((e) => e.host), hostname, undefined, port);

@@ -51,7 +51,6 @@ export const NOT_YET_PASSING: Record<string, string> = {
   "api/test_projects.py::test_project_environments": "out of scope: environments",
   "api/test_projects.py::test_project_events": "out of scope: events",
   "api/test_projects.py::test_project_file_uploads": "out of scope: project uploads",
-  "api/test_projects.py::test_project_hooks": "out of scope: project hooks",
   "api/test_projects.py::test_project_labels": "out of scope: labels",
   "api/test_projects.py::test_project_label_promotion": "out of scope: labels",
   "api/test_projects.py::test_project_milestones": "out of scope: milestones",
