@@ -16,9 +16,7 @@ import { call, commit, newProject, storageOf } from "./support.js";
 
 let iso: IsolatedRuntime;
 beforeAll(async () => {
-  iso = await startIsolatedRuntime();
-  // Pages of two, so a handful of projects runs several pages.
-  process.env.FORGELINE_MOVE_BULK_PAGE_SIZE = "2";
+  iso = await startIsolatedRuntime({}, { bulkPageSize: 2 });
 });
 afterAll(async () => {
   await iso?.stop();
@@ -62,6 +60,10 @@ const projectsOn = async (storage: string): Promise<number[]> =>
   (await call(iso, "GET", `/api/v4/projects?repository_storage=${storage}&per_page=100`)).body.map((p: { id: number }) => p.id);
 
 const lastMoveId = async () => (await movesSince(0))[0]?.id ?? 0;
+
+/** Waits until the first page's two moves are under way and the second page's two are scheduled. */
+const secondPageScheduled = (since: number) =>
+  until("the second page", () => movesSince(since), (moves) => moves.length === 4 && moves.filter((m) => m.state === "scheduled").length === 2);
 
 async function until<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
   const deadline = Date.now() + 50_000;
@@ -145,7 +147,7 @@ describe("cancel a storage-wide move", () => {
     await startBulk("default", "secondary");
     await hold.reached;
     // The first page copies (held mid-copy); the second page is scheduled meanwhile, read-only.
-    const scheduled = await until("the second page", () => movesSince(since), (moves) => moves.length === 4 && moves.filter((m) => m.state === "scheduled").length === 2);
+    const scheduled = await secondPageScheduled(since);
     const { code, lines } = await cli("cancel", "projects", "--from", "default");
     expect(code).toBe(0);
     expect(lines[0]).toMatch(/; 2 scheduled moves failed \(Canceled by an administrator\)/);
@@ -177,7 +179,7 @@ describe("cancel a storage-wide move", () => {
     const hold = holdAt((point, phase) => point === "moveCleanup" && phase === "before");
     await startBulk("default", "secondary");
     await hold.reached;
-    await until("the second page", () => movesSince(since), (moves) => moves.length === 4 && moves.filter((m) => m.state === "scheduled").length === 2);
+    await secondPageScheduled(since);
     expect((await movesSince(since)).filter((m) => m.state === "replicated")).toHaveLength(2);
     expect((await cli("cancel", "projects", "--from", "default")).code).toBe(0);
     hold.release();

@@ -18,14 +18,22 @@ export interface IsolatedRuntime extends Client {
   stop(): Promise<void>;
 }
 
-/** `config` overrides parts of the local default configuration (the offering, …); a function gets the data folder. */
-export async function startIsolatedRuntime(config: Record<string, unknown> | ((dataDir: string) => Record<string, unknown>) = {}): Promise<IsolatedRuntime> {
+/**
+ * `config` overrides parts of the local default configuration (the offering, …); a function gets the
+ * data folder. `bulkPageSize`: repositories per page of a storage-wide move (`FORGELINE_MOVE_BULK_PAGE_SIZE`),
+ * small so that a handful of repositories runs several pages; restored by `stop()`.
+ */
+export async function startIsolatedRuntime(
+  config: Record<string, unknown> | ((dataDir: string) => Record<string, unknown>) = {},
+  opts: { bulkPageSize?: number } = {},
+): Promise<IsolatedRuntime> {
   const savedEnv = { ...process.env };
   const dataDir = mkdtempSync(join(tmpdir(), "forgeline-moves-"));
   // In the "isolated" project (vitest.config.ts) its functions run from their bundles, too.
   const buildDir = inject("isolatedBuildDir");
   const isolated = buildDir ? { buildDir, prebuilt: true } : undefined;
   const runtime = await startRuntime({ dataDir, persistent: false, config: { ...defaultLocalConfig(dataDir), ...(typeof config === "function" ? config(dataDir) : config) }, isolated });
+  if (opts.bulkPageSize !== undefined) process.env.FORGELINE_MOVE_BULK_PAGE_SIZE = String(opts.bulkPageSize);
   return {
     runtime,
     dataDir,

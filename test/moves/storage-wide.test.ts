@@ -15,9 +15,7 @@ import { connect } from "../../functions/moves/cli/client.js";
 
 let iso: IsolatedRuntime;
 beforeAll(async () => {
-  iso = await startIsolatedRuntime();
-  // Small pages, so a bulk move of a handful of repositories still runs several pages.
-  process.env.FORGELINE_MOVE_BULK_PAGE_SIZE = "2";
+  iso = await startIsolatedRuntime({}, { bulkPageSize: 2 });
 });
 afterAll(async () => {
   await iso?.stop();
