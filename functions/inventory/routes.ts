@@ -1,5 +1,5 @@
 /** Inventory routes and workers. Part of the one route table, `functions/routes.ts`. */
-import type { RouteSpec, WorkerSpec } from "../routes.js";
+import type { RouteSpec, WorkerSpec } from "../route-spec.js";
 
 export const inventoryRoutes: RouteSpec[] = [{ method: "GET", path: "/api/v4/repository_storages/inventory", module: "inventory/http/storage-inventory" }];
 

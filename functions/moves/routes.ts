@@ -3,7 +3,7 @@
  * `functions/routes.ts`. Task worker names are what `storage-move.asl.json` references as
  * `"${task:<name>}"`.
  */
-import type { RouteSpec, WorkerSpec } from "../routes.js";
+import type { RouteSpec, WorkerSpec } from "../route-spec.js";
 
 const plural = { project: "projects", snippet: "snippets", group: "groups" } as const;
 

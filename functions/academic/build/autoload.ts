@@ -102,7 +102,7 @@ export async function autoload(opciones: OpcionesAutoload): Promise<ResultadoAut
     errores.length > 0
       ? []
       : [
-          { ruta: join(salida, "routes.ts"), contenido: archivoDeRutas(salida, join(proyecto, "functions", "routes.ts"), recursos) },
+          { ruta: join(salida, "routes.ts"), contenido: archivoDeRutas(salida, join(proyecto, "functions", "route-spec.ts"), recursos) },
           { ruta: join(salida, "registro.ts"), contenido: archivoDeRegistro(salida, join(proyecto, "functions", "academic", "runtime", "registro.ts"), d, recursos) },
         ];
   return { errores, avisos, recursos, archivos };
