@@ -23,8 +23,11 @@ describe("Swagger 2.0 documents", () => {
     expect(doc.definitions.Edificio_uni.properties).toEqual({ nombre: { type: "string" } });
     expect(Object.keys(doc.definitions.Docente_uni.properties)).toEqual(["docente", "legajo", "apellido", "nombre", "activo", "dni"]);
     expect(doc.definitions.Docente_uni.required).toEqual(["apellido", "nombre"]);
+    // What GET returns declares the id; what POST takes stays the seed's Aula_uni.
+    expect(doc.definitions.AulaMostrar_uni.properties).toEqual({ aula: { type: "integer", readOnly: true, description: "Identificador del aula" }, ...doc.definitions.Aula_uni.properties });
     const lista = doc.paths["/aulas-uni"].get;
-    expect(lista.responses["200"]).toEqual({ description: "Aulas", schema: { type: "array", items: { $ref: "#/definitions/Aula_uni" } } });
+    expect(lista.responses["200"]).toEqual({ description: "Aulas", schema: { type: "array", items: { $ref: "#/definitions/AulaMostrar_uni" } } });
+    expect(doc.paths["/aulas-uni/{id_aula}"].get.responses["200"].schema).toEqual({ $ref: "#/definitions/AulaMostrar_uni" });
     expect(lista.parameters).toContainEqual(expect.objectContaining({ name: "order", in: "query", default: "+nombre,+estado" }));
     expect(lista.parameters).toContainEqual(expect.objectContaining({ name: "limit", in: "query", type: "integer", default: 20 }));
     expect(doc.paths["/aulas-uni"].post.parameters).toEqual([
@@ -44,7 +47,9 @@ describe("Swagger 2.0 documents", () => {
     expect(doc).toMatchObject({ swagger: "2.0", basePath: "/rest", info: { version: "3.16" } });
     expect(doc.definitions.Aula_uni.properties.fecha_creacion).toEqual({ type: "string", format: "date" });
     expect(doc.definitions.Aula_uni.properties.edificio).toEqual({ $ref: "#/definitions/Edificio_uni" });
-    expect(doc.paths["/aulas-uni"].get.responses["200"].schema).toEqual({ type: "array", items: { $ref: "#/definitions/Aula_uni" } });
+    expect(doc.paths["/aulas-uni"].get.responses["200"].schema).toEqual({ type: "array", items: { $ref: "#/definitions/AulaMostrar_uni" } });
+    expect(doc.definitions.AulaMostrar_uni.properties.aula).toEqual({ type: "integer", readOnly: true, description: "Identificador del aula" });
+    expect(doc.paths["/aulas-uni"].post.parameters[0].schema).toEqual({ $ref: "#/definitions/Aula_uni" });
   });
 
   for (const { release, base } of RELEASES) {
