@@ -5,7 +5,8 @@
 import SwaggerParser from "@apidevtools/swagger-parser";
 import { describe, expect, it } from "vitest";
 import { acad, RELEASES } from "./support.js";
-import { documentoSwagger } from "../../functions/academic/domain/swagger.js";
+import { documentoSwagger, propiedad } from "../../functions/academic/domain/swagger.js";
+import { descripcionSwagger } from "../../functions/academic/domain/doc/marcado.js";
 import { validador } from "../../functions/academic/domain/validador.js";
 
 describe("Swagger 2.0 documents", () => {
@@ -53,6 +54,17 @@ describe("Swagger 2.0 documents", () => {
   });
 
   for (const { release, base } of RELEASES) {
+    it(`${release}: descriptions are Markdown for Swagger UI — a filter's <condicion>;<valor> and a <id> are not taken for HTML`, async () => {
+      const doc = (await acad("GET", `${base}/api-docs`)).body;
+      const nombre = doc.paths["/aulas-uni"].get.parameters.find((p: { name: string }) => p.name === "nombre");
+      expect(nombre.description).toBe("Filtro por nombre. Formato: `<condicion>;<valor>`.");
+      expect(doc.paths["/docentes-uni/{id_docente}"].put.responses["201"].description).toBe('Docente creado: {"docente": &lt;id&gt;}');
+      // The notes' own markup stays HTML.
+      expect(doc.paths["/docentes-uni"].get.description).toContain("<b>activos</b>");
+    });
+  }
+
+  for (const { release, base } of RELEASES) {
     it(`${release}: swagger-parser (the official Swagger 2.0 schema, then the spec's rules) accepts ${base}/api-docs`, async () => {
       const doc = (await acad("GET", `${base}/api-docs`)).body;
       const validado = await SwaggerParser.validate(structuredClone(doc));
@@ -79,6 +91,14 @@ describe("Swagger 2.0 documents", () => {
       });
       await expect(SwaggerParser.validate(structuredClone(doc) as never)).resolves.toBeTruthy();
     }
+  });
+
+  it("descriptions keep the notes' markup (<b>, <br>, <code>…) and escape every other angle bracket, model fields' too", () => {
+    expect(descripcionSwagger("Lista <b>activos</b>;<br/>usa <code>x</code> como <condicion> y a < b > c")).toBe(
+      "Lista <b>activos</b>;<br>usa <code>x</code> como &lt;condicion&gt; y a &lt; b &gt; c",
+    );
+    expect(descripcionSwagger('<script>alert(1)</script> <b onclick="x">')).toBe('&lt;script&gt;alert(1)&lt;/script&gt; &lt;b onclick="x"&gt;');
+    expect(propiedad({ type: "string", description: "Formato <dd/mm>" })).toEqual({ type: "string", description: "Formato &lt;dd/mm&gt;" });
   });
 
   it("requires authentication, like the original's firewall", async () => {
