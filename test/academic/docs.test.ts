@@ -5,7 +5,8 @@
 import SwaggerParser from "@apidevtools/swagger-parser";
 import { describe, expect, it } from "vitest";
 import { acad, RELEASES } from "./support.js";
-import { documentoSwagger } from "../../functions/academic/domain/swagger.js";
+import { documentoSwagger, propiedad } from "../../functions/academic/domain/swagger.js";
+import { descripcionSwagger } from "../../functions/academic/domain/doc/marcado.js";
 import { validador } from "../../functions/academic/domain/validador.js";
 
 describe("Swagger 2.0 documents", () => {
@@ -23,8 +24,11 @@ describe("Swagger 2.0 documents", () => {
     expect(doc.definitions.Edificio_uni.properties).toEqual({ nombre: { type: "string" } });
     expect(Object.keys(doc.definitions.Docente_uni.properties)).toEqual(["docente", "legajo", "apellido", "nombre", "activo", "dni"]);
     expect(doc.definitions.Docente_uni.required).toEqual(["apellido", "nombre"]);
+    // What GET returns declares the id; what POST takes stays the seed's Aula_uni.
+    expect(doc.definitions.AulaMostrar_uni.properties).toEqual({ aula: { type: "integer", readOnly: true, description: "Identificador del aula" }, ...doc.definitions.Aula_uni.properties });
     const lista = doc.paths["/aulas-uni"].get;
-    expect(lista.responses["200"]).toEqual({ description: "Aulas", schema: { type: "array", items: { $ref: "#/definitions/Aula_uni" } } });
+    expect(lista.responses["200"]).toEqual({ description: "Aulas", schema: { type: "array", items: { $ref: "#/definitions/AulaMostrar_uni" } } });
+    expect(doc.paths["/aulas-uni/{id_aula}"].get.responses["200"].schema).toEqual({ $ref: "#/definitions/AulaMostrar_uni" });
     expect(lista.parameters).toContainEqual(expect.objectContaining({ name: "order", in: "query", default: "+nombre,+estado" }));
     expect(lista.parameters).toContainEqual(expect.objectContaining({ name: "limit", in: "query", type: "integer", default: 20 }));
     expect(doc.paths["/aulas-uni"].post.parameters).toEqual([
@@ -44,8 +48,21 @@ describe("Swagger 2.0 documents", () => {
     expect(doc).toMatchObject({ swagger: "2.0", basePath: "/rest", info: { version: "3.16" } });
     expect(doc.definitions.Aula_uni.properties.fecha_creacion).toEqual({ type: "string", format: "date" });
     expect(doc.definitions.Aula_uni.properties.edificio).toEqual({ $ref: "#/definitions/Edificio_uni" });
-    expect(doc.paths["/aulas-uni"].get.responses["200"].schema).toEqual({ type: "array", items: { $ref: "#/definitions/Aula_uni" } });
+    expect(doc.paths["/aulas-uni"].get.responses["200"].schema).toEqual({ type: "array", items: { $ref: "#/definitions/AulaMostrar_uni" } });
+    expect(doc.definitions.AulaMostrar_uni.properties.aula).toEqual({ type: "integer", readOnly: true, description: "Identificador del aula" });
+    expect(doc.paths["/aulas-uni"].post.parameters[0].schema).toEqual({ $ref: "#/definitions/Aula_uni" });
   });
+
+  for (const { release, base } of RELEASES) {
+    it(`${release}: descriptions are Markdown for Swagger UI — a filter's <condicion>;<valor> and a <id> are not taken for HTML`, async () => {
+      const doc = (await acad("GET", `${base}/api-docs`)).body;
+      const nombre = doc.paths["/aulas-uni"].get.parameters.find((p: { name: string }) => p.name === "nombre");
+      expect(nombre.description).toBe("Filtro por nombre. Formato: `<condicion>;<valor>`.");
+      expect(doc.paths["/docentes-uni/{id_docente}"].put.responses["201"].description).toBe('Docente creado: {"docente": &lt;id&gt;}');
+      // The notes' own markup stays HTML.
+      expect(doc.paths["/docentes-uni"].get.description).toContain("<b>activos</b>");
+    });
+  }
 
   for (const { release, base } of RELEASES) {
     it(`${release}: swagger-parser (the official Swagger 2.0 schema, then the spec's rules) accepts ${base}/api-docs`, async () => {
@@ -74,6 +91,14 @@ describe("Swagger 2.0 documents", () => {
       });
       await expect(SwaggerParser.validate(structuredClone(doc) as never)).resolves.toBeTruthy();
     }
+  });
+
+  it("descriptions keep the notes' markup (<b>, <br>, <code>…) and escape every other angle bracket, model fields' too", () => {
+    expect(descripcionSwagger("Lista <b>activos</b>;<br/>usa <code>x</code> como <condicion> y a < b > c")).toBe(
+      "Lista <b>activos</b>;<br>usa <code>x</code> como &lt;condicion&gt; y a &lt; b &gt; c",
+    );
+    expect(descripcionSwagger('<script>alert(1)</script> <b onclick="x">')).toBe('&lt;script&gt;alert(1)&lt;/script&gt; &lt;b onclick="x"&gt;');
+    expect(propiedad({ type: "string", description: "Formato <dd/mm>" })).toEqual({ type: "string", description: "Formato &lt;dd/mm&gt;" });
   });
 
   it("requires authentication, like the original's firewall", async () => {

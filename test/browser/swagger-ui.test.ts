@@ -39,6 +39,17 @@ describe("Swagger UI", () => {
       const modelos = await page.locator(".models .model-container").count();
       expect(modelos).toBe(Object.keys(doc.definitions).length);
       expect(await page.locator(".errors-wrapper").count()).toBe(0);
+
+      // Descriptions are Markdown with inline HTML: `<condicion>` and `<id>` must show as written,
+      // not be taken for tags and dropped, while the notes' own markup (<b>) still renders.
+      await page.locator("#operations-aulas-uni-get_aulas_uni .opblock-summary").click();
+      const filtro = page.locator('#operations-aulas-uni-get_aulas_uni tr[data-param-name="nombre"] .parameters-col_description .markdown');
+      await expect.poll(() => filtro.innerText()).toBe("Filtro por nombre. Formato: <condicion>;<valor>.");
+      await page.locator("#operations-docentes-uni-put_docentes_uni_by_id_docente .opblock-summary").click();
+      const creado = page.locator('#operations-docentes-uni-put_docentes_uni_by_id_docente tr.response[data-code="201"] .response-col_description');
+      await expect.poll(() => creado.innerText()).toMatch(/^Docente creado: \{.docente.: <id>\}$/);
+      await page.locator("#operations-docentes-uni-get_docentes_uni .opblock-summary").click();
+      await expect.poll(() => page.locator("#operations-docentes-uni-get_docentes_uni .opblock-description-wrapper b").innerText()).toBe("activos");
       await screenshot(page, `swagger-ui-${release}.png`);
 
       expect(problemas).toEqual([]);

@@ -4,21 +4,7 @@
  * from elsewhere), and a link to the Swagger 2.0 document.
  */
 import { BASES, type Recurso, type Release, type Servicio } from "./doc/tipos.js";
-
-const escapar = (s: string) =>
-  s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
-
-/**
- * Notes may carry line breaks and inline markup — `<br>`, `<b>`, `<strong>`, `<i>`, `<em>`, `<code>`
- * (without attributes) and `**…**` — which the page renders, as Swagger UI does; everything else is
- * escaped and shows as text.
- */
-export function notasHtml(notas: string): string {
-  return escapar(notas)
-    .replace(/&lt;br\s*\/?&gt;/gi, "<br>")
-    .replace(/&lt;(\/?)(b|strong|i|em|code)&gt;/gi, (_, cierre: string, etiqueta: string) => `<${cierre}${etiqueta.toLowerCase()}>`)
-    .replace(/\*\*(.+?)\*\*/g, "<b>$1</b>");
-}
+import { escaparHtml as escapar, notasHtml } from "./doc/marcado.js";
 
 function servicioHtml(s: Servicio, base: string): string {
   const params = [

@@ -8,11 +8,13 @@
  * validator). Both releases' documents write them as Swagger 2.0 does: `#/definitions/<Model>`
  * references, and `type: string` with `format: date` (the library's own 3.x mapping of `date`).
  * operationIds come from the method and the path (`get_docentes_uni_by_id_docente`), so they are
- * unique, stable when files move, and readable as generated client method names.
+ * unique, stable when files move, and readable as generated client method names. Descriptions keep
+ * the comments' allowed markup and escape any other `<…>`, which Swagger UI would drop as HTML.
  */
 import { nombreDeModelo, tipoSwagger, type CampoModelo, type Modelos } from "./modelos.js";
 import { BASES, PARAMETROS_ESPECIALES, type Metodo, type ParamQuery, type Recurso, type Release, type Servicio } from "./doc/tipos.js";
 import { lineaDeEstado } from "./errores.js";
+import { descripcionSwagger } from "./doc/marcado.js";
 
 type Json = Record<string, unknown>;
 
@@ -22,6 +24,7 @@ export function propiedad(campo: CampoModelo): Json {
   if (campo.$ref) return refDe(campo.$ref);
   const out: Json = {};
   for (const [k, v] of Object.entries(campo)) if (!k.startsWith("_") && k !== "type" && k !== "items") out[k] = v;
+  if (campo.description !== undefined) out.description = descripcionSwagger(campo.description);
   const esFecha = (campo._validar ?? []).some((r) => r.regla === "fecha") && (campo.type === undefined || campo.type === "string");
   Object.assign(out, tipoSwagger(esFecha ? "date" : campo.type ?? "string"));
   if (campo.format) out.format = campo.format;
@@ -43,16 +46,25 @@ export function definiciones(modelos: Modelos): Json {
   return defs;
 }
 
+/** Sentences joined: one that does not end in punctuation gets a full stop before the next. */
+const frases = (...partes: string[]) =>
+  partes
+    .map((p) => p.trim())
+    .filter(Boolean)
+    .map((p, i, todas) => (i < todas.length - 1 && !/[.!?:;]$/.test(p) ? `${p}.` : p))
+    .join(" ");
+
 function parametroQuery(p: ParamQuery): Json {
   const numerico = p.nombre === "limit" || p.nombre === "page";
   const tipo = numerico ? { type: "integer" } : tipoSwagger(p.tipo === undefined || p.tipo === "filter" ? "string" : p.tipo);
-  const extra = p.nombre === "order" && p.terminos ? ` Campos: ${p.terminos.join(", ")} (prefijo + ascendente, - descendente).` : "";
-  const filtro = (PARAMETROS_ESPECIALES as readonly string[]).includes(p.nombre) ? "" : " Formato: <condicion>;<valor>.";
+  const orden = p.nombre === "order" && p.terminos ? `Campos: ${p.terminos.join(", ")} (prefijo + ascendente, - descendente).` : "";
+  // In backticks: Swagger UI shows a code span literally, and a docstring reads it as written.
+  const filtro = (PARAMETROS_ESPECIALES as readonly string[]).includes(p.nombre) ? "" : "Formato: `<condicion>;<valor>`.";
   return {
     name: p.nombre,
     in: "query",
     ...tipo,
-    description: `${p.descripcion}${filtro}${extra}`.trim(),
+    description: frases(descripcionSwagger(p.descripcion), filtro, orden),
     required: false,
     ...(p.defecto !== undefined ? { default: numerico ? Number(p.defecto) : p.defecto } : {}),
   };
@@ -73,17 +85,17 @@ export function operacion(recurso: Recurso, s: Servicio): Json {
     ...s.query.map(parametroQuery),
   ];
   if (s.cuerpo) {
-    parametros.push({ name: s.cuerpo.nombre, in: "body", description: s.cuerpo.descripcion, required: s.cuerpo.requerido, schema: refDe(s.cuerpo.modelo) });
+    parametros.push({ name: s.cuerpo.nombre, in: "body", description: descripcionSwagger(s.cuerpo.descripcion), required: s.cuerpo.requerido, schema: refDe(s.cuerpo.modelo) });
   }
   const respuestas: Json = {};
   for (const r of s.respuestas) {
     const esquema = r.esquema && (r.esquema.arreglo ? { type: "array", items: refDe(r.esquema.modelo) } : refDe(r.esquema.modelo));
-    respuestas[String(r.estado)] = { description: r.descripcion || (lineaDeEstado(r.estado) ?? String(r.estado)), ...(esquema ? { schema: esquema } : {}) };
+    respuestas[String(r.estado)] = { description: descripcionSwagger(r.descripcion || (lineaDeEstado(r.estado) ?? String(r.estado))), ...(esquema ? { schema: esquema } : {}) };
   }
   return {
     tags: [recurso.segmento],
     summary: s.resumen,
-    description: s.notas,
+    description: descripcionSwagger(s.notas),
     operationId: idDeOperacion(s.metodo, s.ruta),
     produces: ["application/json"],
     parameters: parametros,
@@ -111,7 +123,7 @@ export function documentoSwagger(recursos: readonly Recurso[], modelos: Modelos,
     produces: ["application/json"],
     securityDefinitions: { basic: { type: "basic" }, api_key: { type: "apiKey", in: "query", name: "api_key" } },
     security: [{ basic: [] }, { api_key: [] }],
-    tags: recursos.map((r) => ({ name: r.segmento, description: r.descripcion })),
+    tags: recursos.map((r) => ({ name: r.segmento, description: descripcionSwagger(r.descripcion) })),
     paths: ordenados,
     definitions: definiciones(modelos),
   };

@@ -1,7 +1,7 @@
 /**
  * @description Aulas de la institución (recurso nuevo de la personalización)
  */
-import { fabrica, hidratar, rest, rest_error, validador, type modelable, type Modelos, type Registro } from "../../../functions/academic/lib.js";
+import { fabrica, hidratar, rest, rest_error, validador, type modelable, type Modelo, type Modelos, type Registro } from "../../../functions/academic/lib.js";
 import type { rest_aulas_uni } from "../modelos/rest_aulas_uni.js";
 
 export class recurso_aulas_uni implements modelable {
@@ -11,14 +11,21 @@ export class recurso_aulas_uni implements modelable {
     this.modelo = fabrica.rest<rest_aulas_uni>("rest_aulas_uni");
   }
 
+  /**
+   * `Aula_uni` is what a client sends (POST); `AulaMostrar_uni` is what GET returns: the same fields
+   * preceded by the classroom's id, `aula`, so generated clients keep it. SIU's own examples pair
+   * the models the same way ("una persona para mostrar o para crear": `Persona` and `PersonaEditar`).
+   */
   static _get_modelos(): Modelos {
+    const aula: Modelo = {
+      nombre: { type: "string" },
+      fecha_creacion: { type: "string", _validar: [validador.fecha()] },
+      estado: { type: "string", enum: ["A", "B"], _validar: [validador.enum(["A", "B"])] },
+      edificio: { $ref: "#/definitions/Edificio_uni" },
+    };
     return {
-      Aula_uni: {
-        nombre: { type: "string" },
-        fecha_creacion: { type: "string", _validar: [validador.fecha()] },
-        estado: { type: "string", enum: ["A", "B"], _validar: [validador.enum(["A", "B"])] },
-        edificio: { $ref: "#/definitions/Edificio_uni" },
-      },
+      Aula_uni: aula,
+      AulaMostrar_uni: { aula: { type: "integer", readOnly: true, description: "Identificador del aula" }, ...aula },
       Edificio_uni: {
         nombre: { type: "string" },
       },
@@ -53,7 +60,7 @@ export class recurso_aulas_uni implements modelable {
    * @param_query $order string (defecto: +nombre,+estado) [nombre, estado] Orden
    * @param_query $limit integer (defecto: 20) Cantidad máxima de registros
    * @param_query $page integer Número de página (desde 1)
-   * @responses 200 array {"$ref":"Aula_uni"} Aulas
+   * @responses 200 array {"$ref":"AulaMostrar_uni"} Aulas
    * @responses 400 Filtro, orden o página inválidos
    */
   async get_list(): Promise<void> {
@@ -64,7 +71,7 @@ export class recurso_aulas_uni implements modelable {
   /**
    * GET /aulas-uni/{id_aula}
    * @summary Aula {id_aula}
-   * @responses 200 {"$ref":"Aula_uni"} El aula
+   * @responses 200 {"$ref":"AulaMostrar_uni"} El aula
    * @responses 404 El aula no existe
    */
   async get(id_aula: string): Promise<void> {
@@ -73,5 +80,5 @@ export class recurso_aulas_uni implements modelable {
   }
 }
 
-/** A stored classroom in the shape of `Aula_uni`, preceded by its id (`aula`). */
-const comoAula = (fila: Registro) => hidratar(recurso_aulas_uni._get_modelos().Aula_uni!, fila, ["aula"]);
+/** A stored classroom in the shape of `AulaMostrar_uni`: its id (`aula`), then the fields of `Aula_uni`. */
+const comoAula = (fila: Registro) => hidratar(recurso_aulas_uni._get_modelos().AulaMostrar_uni!, fila);
