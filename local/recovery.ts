@@ -1,17 +1,17 @@
 /**
  * What the local runtime does when it starts, before it serves a request or resumes an execution,
  * so that a predecessor killed on the same data folder (kill -9, a crash, power loss) costs nothing:
- * - it takes the next incarnation number of the data folder: write leases taken by an earlier
- *   incarnation belong to a process that is gone, and count as released from now on
- *   (`functions/hosting/domain/write-path.ts`), so the first write after a restart succeeds at once
- *   and a move's drain does not wait for them;
+ * - it takes the next incarnation number of the data folder: write leases and hook delivery locks
+ *   taken by an earlier incarnation belong to a process that is gone, and count as released from now
+ *   on (`functions/platform/leases.ts`), so the first write after a restart succeeds at once, a
+ *   move's drain does not wait for them, and a delivery the predecessor was sending is sent again;
  * - it sweeps the temporary folders the predecessor left on every storage and replica (half-made
  *   copies, copies renamed for deletion): nothing of this instance runs yet, so none is in use.
  */
 import { updateItem } from "../functions/platform/db/table.js";
 import { log } from "../functions/platform/log.js";
 import { sweepStrays } from "../functions/inventory/domain/strays.js";
-import { INCARNATION_KEY } from "../functions/hosting/domain/write-path.js";
+import { INCARNATION_KEY } from "../functions/platform/leases.js";
 
 export async function recoverFromPredecessors(): Promise<void> {
   const item = await updateItem({ ...INCARNATION_KEY, update: "ADD incarnation :one", values: { ":one": 1 } });

@@ -28,6 +28,8 @@ export const hookDlq = new sst.aws.Queue("HookDlq", {
 
 export const hookQueue = new sst.aws.Queue("HookQueue", {
   dlq: { queue: hookDlq.arn, retry: HOOK_DELIVERY_ATTEMPTS },
+  // Also past the worker's timeout plus a delivery lock's 45 s: the lock of an invocation that timed
+  // out has expired when its message is received again (test/infra/wiring.test.ts checks it).
   visibilityTimeout: `${queueVisibilitySeconds(QUEUE_CONSUMER_TIMEOUT_SECONDS)} seconds`,
 });
 

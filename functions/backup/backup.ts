@@ -23,7 +23,7 @@ import { BackupError } from "./errors.js";
 import { encodeManifest, FORMAT, FORMAT_MARKER, FORMAT_VERSION, MANIFEST_PATH, tableFileName, type ManifestEntry, type RepositoryRecord } from "./manifest.js";
 import { formatBytes, silentProgress, type ProgressSink } from "./progress.js";
 import { decodeItem, describeTable, encodeItem, getRawItem, keyOf, scanTable, str, type RawItem } from "./table-io.js";
-import { INCARNATION_KEY } from "../hosting/domain/write-path.js";
+import { INCARNATION_KEY } from "../platform/leases.js";
 import { TarWriter, type WrittenEntry } from "./tar-writer.js";
 import { mapConcurrently } from "../platform/concurrency.js";
 

@@ -14,7 +14,7 @@
  */
 import { containerOf, repositoriesOf } from "./containers.js";
 import { num, scanTable, str, keyOf, type RawItem, type RawKey } from "./table-io.js";
-import { INCARNATION_KEY } from "../hosting/domain/write-path.js";
+import { INCARNATION_KEY } from "../platform/leases.js";
 
 export interface TargetState {
   keys: RawKey[];

@@ -4,7 +4,7 @@
  * as real child processes that join the runtime through its `runtime.json`, as an operator's
  * `npm run backup` joins `npm start`.
  */
-import { INCARNATION_KEY } from "../../functions/hosting/domain/write-path.js";
+import { INCARNATION_KEY } from "../../functions/platform/leases.js";
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -6,8 +6,13 @@
  * triggers through the collector (Python's `sentry_sdk`: test/clients/sentry-python-hooks.test.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CreateQueueCommand, ReceiveMessageCommand, SendMessageCommand } from "@aws-sdk/client-sqs";
 import { waitFor } from "./thirdparty-support.js";
-import { exceptionEvent, message } from "./support.js";
+import { exceptionEvent, message, sqsEvent } from "./support.js";
+import { sqsClient } from "../../functions/platform/aws-sqs.js";
+import { updateItem } from "../../functions/platform/db/table.js";
+import { claimDelivery } from "../../functions/errortracking/hooks/delivery.js";
+import { handler as deliveryHandler } from "../../functions/errortracking/workers/hook-delivery.js";
 import { expectValidPayload, startHookHarness, type HookHarness } from "./hooks/harness.js";
 import { directConnector, useConnector } from "../../functions/platform/outbound/client.js";
 
@@ -124,6 +129,59 @@ describe("error tracking hooks fire once per trigger", () => {
     expect(new Set(got.map((r) => r.headers["x-gitlab-event-uuid"])).size).toBe(1);
     const [log] = (await h.call("GET", `${hooksPath}/${hook.id}/events`)).body;
     expect(log).toMatchObject({ status: "delivered", response_status: "200", attempts: 3 });
+  });
+
+  it("a delivery's lock names its holder; the next incarnation of the runtime takes over its predecessor's lock, a live one is waited for", async () => {
+    const incarnation = Number(process.env.FORGELINE_RUNTIME_INCARNATION);
+    const hook = await h.addHook("/lock", { error_tracking_events: false });
+    const d = { deliveryId: crypto.randomUUID(), hookId: hook.id, projectId: project.id, trigger: "error_tracking_events", url: h.receiver.url("/lock") };
+    const first = await claimDelivery(d);
+    expect(first).toEqual({ claimed: expect.objectContaining({ status: "sending", attempts: 1, lease: expect.objectContaining({ holder: `runtime-${incarnation}-${process.pid}`, incarnation }) }) });
+    const lease = "claimed" in first ? first.claimed.lease : undefined;
+    expect(await claimDelivery(d)).toEqual({ heldUntil: lease!.expiresAt });
+    process.env.FORGELINE_RUNTIME_INCARNATION = String(incarnation + 1);
+    try {
+      // As the runtime started again on the same data: the dead attempt's lock, far from expired, is released.
+      expect(await claimDelivery(d)).toEqual({ claimed: expect.objectContaining({ attempts: 2, lease: expect.objectContaining({ holder: `runtime-${incarnation + 1}-${process.pid}` }) }) });
+    } finally {
+      process.env.FORGELINE_RUNTIME_INCARNATION = String(incarnation);
+    }
+  });
+
+  it("a copy whose delivery a live sender holds goes back to the queue until that lock expires, then sends; it is never dropped unsent", async () => {
+    const hook = await h.addHook("/held");
+    await h.sendThrice([message(project.id, exceptionEvent({ type: "Held", value: "by another sender", fn: "held" }))]);
+    const [sent] = await h.deliveriesAt("/held", 1);
+    const deliveryId = sent!.headers["x-gitlab-event-uuid"] as string;
+    const copy = { deliveryId, projectId: project.id, hookId: hook.id, eventId: sent!.body.event.event_id, trigger: { kind: "new_error", errorId: sent!.body.error.id } };
+    // Say the delivery failed and another sender (a Lambda: no incarnation) is trying it again right now.
+    const key = { pk: `ETHOOKDELIVERY#${deliveryId}`, sk: "DELIVERY" };
+    await updateItem({ ...key, update: "SET #st = :failed, lease = :lease", names: { "#st": "status" }, values: { ":failed": "failed", ":lease": { id: "other", holder: "lambda-hooks-1", expiresAt: Date.now() + 2_000 } } });
+
+    // A queue of this test's own (the runtime's poller does not read it), as the worker's queue.
+    const sqs = sqsClient();
+    const queueUrl = (await sqs.send(new CreateQueueCommand({ QueueName: `hooks-held-${deliveryId.slice(0, 8)}` }))).QueueUrl!;
+    const runtimeQueue = process.env.SST_RESOURCE_HookQueue;
+    process.env.SST_RESOURCE_HookQueue = JSON.stringify({ url: queueUrl });
+    try {
+      await sqs.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: JSON.stringify(copy) }));
+      const receive = async () => {
+        const out = await sqs.send(new ReceiveMessageCommand({ QueueUrl: queueUrl, WaitTimeSeconds: 1, MessageSystemAttributeNames: ["All"] }));
+        return (out.Messages ?? []).map((m) => ({ ...sqsEvent([m.Body!]).Records[0]!, messageId: m.MessageId!, receiptHandle: m.ReceiptHandle!, attributes: m.Attributes as never }));
+      };
+      const [first] = await receive();
+      expect(await deliveryHandler({ Records: [first!] })).toEqual({ batchItemFailures: [{ itemIdentifier: first!.messageId }] });
+      expect(h.receiver.at("/held")).toHaveLength(1);
+      // Back on the queue, not deleted: it comes again once the lock has expired, and sends.
+      const [again] = await waitFor(receive, (m) => m.length > 0, 30);
+      expect(again!.messageId).toBe(first!.messageId);
+      expect(await deliveryHandler({ Records: [again!] })).toEqual({ batchItemFailures: [] });
+    } finally {
+      process.env.SST_RESOURCE_HookQueue = runtimeQueue;
+    }
+    expect(h.receiver.at("/held").map((r) => r.headers["x-gitlab-event-uuid"])).toEqual([deliveryId, deliveryId]);
+    const [log] = (await h.call("GET", `${hooksPath}/${hook.id}/events`)).body;
+    expect(log).toMatchObject({ delivery_id: deliveryId, status: "delivered", attempts: 2 });
   });
 
   it("the test trigger sends now and says what the receiver answered", async () => {

@@ -7,6 +7,7 @@ import { existsSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { routes, workers } from "../../functions/routes";
 import { instanceConfigSchema } from "../../functions/platform/config";
+import { DELIVERY_LEASE_MS } from "../../functions/errortracking/hooks/delivery";
 import { apiRouteKeys, environmentOf, linksOf, needsOf, pascal, workersOfKind, type FunctionKind } from "../../stacks/plan";
 import { declared, FakeResource, installFakeSst, uninstallFakeSst, unwrap } from "./fake-sst";
 
@@ -97,6 +98,9 @@ describe("sst.config.ts run()", () => {
     }
     // The hook worker reaches its own queue and the table; it decrypts hook tokens with the secret key.
     const [hookWorker] = subscribed[1]!.calls;
+    // A delivery lock taken as late as an invocation runs has expired when its message is visible
+    // again, so a copy received after the worker timed out does not find its dead sender's lock live.
+    expect(parseInt(queues[1]!.args.visibilityTimeout)).toBeGreaterThanOrEqual(parseInt(hookWorker!.args[0].timeout) + DELIVERY_LEASE_MS / 1000);
     expect(linkNames(hookWorker!.args[0].link)).toEqual(["Main", "HookQueue"]);
     expect(Object.keys(unwrap(hookWorker!.args[0].environment))).toContain("FORGELINE_SECRET_KEY");
     expect(ofType("sst.aws.CronV2")).toHaveLength(workersOfKind(workers, "cron").length);

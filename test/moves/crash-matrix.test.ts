@@ -13,59 +13,17 @@
  * killed for the next row, so the matrix costs one runtime start per row.
  */
 import { describe, it, expect } from "vitest";
-import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { groupMembers, until } from "../support/processes.js";
-import { call, waitForMove, type Client } from "./support.js";
+import { join } from "node:path";
+import { startCrashableRuntime, type CrashableRuntime } from "../support/crashable-runtime.js";
+import { call, waitForMove } from "./support.js";
 
-const root = resolve(import.meta.dirname, "../..");
 const token = "glpat-crash-matrix-test-token-01";
 
-interface Incarnation {
-  client: Client;
-  arm(point: string, phase: string): Promise<void>;
-  frozen(): Promise<void>;
-  kill(): Promise<void>;
-}
-
-async function startIncarnation(dataDir: string): Promise<Incarnation> {
-  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", join(root, "test", "moves", "crash-runtime.ts")], {
-    cwd: root,
-    detached: true,
-    stdio: ["pipe", "pipe", "pipe"],
-    env: { ...process.env, CRASH_DATA_DIR: dataDir, CRASH_TOKEN: token, FORGELINE_WRITE_WAIT_MS: "0", FORGELINE_WRITE_LEASE_MS: "600000", LOG_LEVEL: "error" },
-  });
-  let output = "";
-  const waiters: Array<{ prefix: string; ok: (line: string) => void }> = [];
-  const seen = (prefix: string) =>
-    new Promise<string>((ok, fail) => {
-      const line = output.split("\n").find((l) => l.startsWith(prefix));
-      if (line) return ok(line);
-      waiters.push({ prefix, ok });
-      child.once("exit", () => fail(new Error(`the runtime exited before "${prefix}":\n${output}`)));
-    });
-  child.stdout!.on("data", (d) => {
-    output += d;
-    for (const line of output.split("\n")) for (const w of waiters.filter((x) => line.startsWith(x.prefix))) w.ok(line);
-  });
-  child.stderr!.on("data", (d) => (output += d));
-  const ready = await seen("READY ");
-  return {
-    client: { baseUrl: ready.slice("READY ".length).trim(), token },
-    async arm(point, phase) {
-      child.stdin!.write(`ARM ${point} ${phase}\n`);
-      await seen("ARMED");
-    },
-    frozen: () => seen("FROZEN ").then(() => undefined),
-    async kill() {
-      process.kill(-child.pid!, "SIGKILL");
-      expect(await until(() => groupMembers(child.pid!).length === 0, 60_000)).toBe(true);
-    },
-  };
-}
+const startIncarnation = (dataDir: string) => startCrashableRuntime(dataDir, { token, env: { FORGELINE_WRITE_WAIT_MS: "0", FORGELINE_WRITE_LEASE_MS: "600000" } });
 
 /** Every folder below `dir` whose name says it is temporary, and every bare repository. */
 function walk(dir: string, out = { temporary: [] as string[], repositories: [] as string[] }) {
@@ -97,7 +55,7 @@ describe("the runtime SIGKILLed at each step of a move and during a commit, then
     const dataDir = mkdtempSync(join(tmpdir(), "forgeline-crash-matrix-"));
     const acknowledged = new Map<number, string[]>();
     const moves: number[] = [];
-    let current: Incarnation | undefined;
+    let current: CrashableRuntime | undefined;
     const api = <T = any>(method: string, path: string, body?: unknown) => call<T>(current!.client, method, path, { body });
 
     /** A commit to every project, each acknowledged (201) — proving it writable and giving the next crash something to lose. */

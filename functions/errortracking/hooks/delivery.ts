@@ -8,13 +8,18 @@
  * | delivery (+ its log) | ETHOOKDELIVERY#<uuid>     | DELIVERY  | ETHOOKLOG#<hookId> / <createdAt>#<uuid>  |
  *
  * The delivery id is the item key, so the several queue messages a redelivered event produces meet on
- * one item: the claim (a conditional update with a lease) lets one send; once `delivered`, every
- * other copy is dropped. A crash after the receiver answered but before the item says so sends again
- * (at least once; the receiver deduplicates by `X-Gitlab-Event-UUID`).
+ * one item: the claim (a conditional update taking the item's lock, a lease that names its holder,
+ * `platform/leases.ts`) lets one send at a time; once `delivered`, every other copy is dropped. A
+ * lock dies with its sender: it expires after `DELIVERY_LEASE_MS`, and one taken by an earlier
+ * incarnation of the local runtime counts as released at once, so a delivery in flight at a crash is
+ * sent again by the restarted runtime. A crash after the receiver answered but before the item says
+ * so sends again (at least once; the receiver deduplicates by `X-Gitlab-Event-UUID`).
  */
 import { gunzipSync } from "node:zlib";
 import { GSI1, getItem, isConditionFailure, nextId, queryPage, updateItem } from "../../platform/db/table.js";
 import { instanceConfig } from "../../platform/config.js";
+import { isLive, newLease, noLiveLease, type Lease } from "../../platform/leases.js";
+import { log } from "../../platform/log.js";
 import { outboundFetch } from "../../platform/outbound/client.js";
 import { BlockedUrlError } from "../../platform/outbound/policy.js";
 import { outboundPolicy } from "../../identity/domain/settings.js";
@@ -28,8 +33,12 @@ import type { Trigger } from "./triggers.js";
 export const HOOK_EVENT_HEADER = "Error Tracking Hook";
 /** Deliveries are listed for 7 days (GitLab keeps web hook logs as long), then DynamoDB's TTL drops them. */
 const LOG_DAYS = 7;
-/** A claim is held this long: longer than one attempt (timeout below) can take. */
-const LEASE_MS = 45_000;
+/**
+ * A delivery's lock is held this long: longer than one attempt (the request timeout below) can take.
+ * On AWS the hook queue's visibility timeout outlasts the consumer's timeout plus this, so the lock of
+ * an invocation that timed out has expired when its message is received again (`stacks/queues.ts`).
+ */
+export const DELIVERY_LEASE_MS = 45_000;
 const REQUEST_TIMEOUT_MS = 10_000;
 const MAX_RESPONSE_BODY = 8 * 1024;
 
@@ -53,7 +62,15 @@ export interface DeliveryRecord {
   executionDuration?: number;
   createdAt: string;
   updatedAt: string;
+  /** The lock of the attempt under way; removed when it ends. */
+  lease?: Lease;
 }
+
+/**
+ * What a claim found: the delivery is this sender's for one attempt, it was delivered already
+ * (nothing more to do), or a live sender holds its lock until `heldUntil` (try again after that).
+ */
+export type Claim = { claimed: DeliveryRecord & { lease: Lease } } | { delivered: true } | { heldUntil: number };
 
 const deliveryKey = (deliveryId: string) => ({ pk: `ETHOOKDELIVERY#${deliveryId}`, sk: "DELIVERY" });
 const hookLogPk = (hookId: number) => `ETHOOKLOG#${hookId}`;
@@ -63,27 +80,27 @@ export function listDeliveries(hookId: number, offset: number, limit: number) {
   return queryPage<DeliveryRecord>({ index: GSI1, pk: hookLogPk(hookId), offset, limit });
 }
 
-/**
- * Takes the delivery for one attempt. `undefined` when it was delivered already or another sender
- * holds it: that copy of the message is done (the holder's own message carries the retries).
- */
-export async function claimDelivery(d: { deliveryId: string; hookId: number; projectId: number; trigger: string; url: string }, now = Date.now()): Promise<DeliveryRecord | undefined> {
+/** Takes the delivery for one attempt, unless it was delivered or a live sender holds its lock. */
+export async function claimDelivery(d: { deliveryId: string; hookId: number; projectId: number; trigger: string; url: string }, now = Date.now()): Promise<Claim> {
   const at = new Date(now).toISOString();
   const key = deliveryKey(d.deliveryId);
   const existing = await getItem<DeliveryRecord>(key.pk, key.sk);
-  if (existing?.status === "delivered") return undefined;
+  const found = foundClaim(existing, now);
+  if (found) return found;
   // Numbered once, when first claimed (GitLab's log ids are integers).
   const id = existing?.id ?? (await nextId("web_hook_logs"));
+  const lease = newLease(now, DELIVERY_LEASE_MS);
+  const free = noLiveLease("lease", lease, now);
   try {
-    return (await updateItem({
+    const claimed = (await updateItem({
       ...key,
       update:
-        "SET leaseUntil = :lease, #st = :sending, updatedAt = :at, id = if_not_exists(id, :id), deliveryId = :did, hookId = :hid, projectId = :pid, #trigger = :trigger, #url = :url, createdAt = if_not_exists(createdAt, :at), gsi1pk = :log, gsi1sk = if_not_exists(gsi1sk, :logsk), expireAt = :exp ADD attempts :one",
-      condition: "attribute_not_exists(pk) OR (#st <> :delivered AND (attribute_not_exists(leaseUntil) OR leaseUntil < :now))",
+        "SET lease = :lease, #st = :sending, updatedAt = :at, id = if_not_exists(id, :id), deliveryId = :did, hookId = :hid, projectId = :pid, #trigger = :trigger, #url = :url, createdAt = if_not_exists(createdAt, :at), gsi1pk = :log, gsi1sk = if_not_exists(gsi1sk, :logsk), expireAt = :exp ADD attempts :one",
+      condition: `attribute_not_exists(pk) OR (#st <> :delivered AND ${free.condition})`,
       names: { "#st": "status", "#trigger": "trigger", "#url": "url" },
       values: {
-        ":lease": now + LEASE_MS,
-        ":now": now,
+        ...free.values,
+        ":lease": lease,
         ":sending": "sending",
         ":delivered": "delivered",
         ":at": at,
@@ -99,10 +116,19 @@ export async function claimDelivery(d: { deliveryId: string; hookId: number; pro
         ":one": 1,
       },
     })) as unknown as DeliveryRecord;
+    return { claimed: { ...claimed, lease } };
   } catch (err) {
-    if (isConditionFailure(err)) return undefined;
-    throw err;
+    if (!isConditionFailure(err)) throw err;
+    // Another sender claimed it since it was read: say what it left.
+    return foundClaim(await getItem<DeliveryRecord>(key.pk, key.sk), now) ?? { heldUntil: now };
   }
+}
+
+/** Why the delivery as read cannot be claimed now, if it cannot. */
+function foundClaim(existing: DeliveryRecord | undefined, now: number): Exclude<Claim, { claimed: unknown }> | undefined {
+  if (existing?.status === "delivered") return { delivered: true };
+  if (existing?.lease && isLive(existing.lease, now)) return { heldUntil: existing.lease.expiresAt };
+  return undefined;
 }
 
 export interface AttemptResult {
@@ -112,15 +138,26 @@ export interface AttemptResult {
   status: string;
 }
 
-async function finishAttempt(deliveryId: string, status: DeliveryStatus, log: Omit<DeliveryRecord, "id" | "deliveryId" | "hookId" | "projectId" | "trigger" | "url" | "status" | "attempts" | "createdAt" | "updatedAt">) {
-  const values: Record<string, unknown> = { ":st": status, ":at": new Date().toISOString() };
+type AttemptLog = Omit<DeliveryRecord, "id" | "deliveryId" | "hookId" | "projectId" | "trigger" | "url" | "status" | "attempts" | "createdAt" | "updatedAt" | "lease">;
+
+/**
+ * Records the attempt and releases the lock, if the lock is still this attempt's: one that outlived
+ * its lock (another sender has claimed the delivery since) leaves the item to that sender.
+ */
+async function finishAttempt(claim: { deliveryId: string; lease: Lease }, status: DeliveryStatus, attemptLog: AttemptLog) {
+  const values: Record<string, unknown> = { ":st": status, ":at": new Date().toISOString(), ":leaseId": claim.lease.id };
   const sets = ["#st = :st", "updatedAt = :at"];
-  for (const [k, v] of Object.entries(log)) {
+  for (const [k, v] of Object.entries(attemptLog)) {
     if (v === undefined) continue;
     sets.push(`${k} = :${k}`);
     values[`:${k}`] = v;
   }
-  await updateItem({ ...deliveryKey(deliveryId), update: `SET ${sets.join(", ")} REMOVE leaseUntil`, names: { "#st": "status" }, values });
+  try {
+    await updateItem({ ...deliveryKey(claim.deliveryId), update: `SET ${sets.join(", ")} REMOVE lease`, condition: "lease.id = :leaseId", names: { "#st": "status" }, values });
+  } catch (err) {
+    if (!isConditionFailure(err)) throw err;
+    log.warn("hook delivery attempt outlived its lock; not recorded", { deliveryId: claim.deliveryId, status });
+  }
 }
 
 /** The triggering event as the payload shows it (nothing an SDK did not send). */
@@ -189,7 +226,8 @@ export async function triggerContext(projectId: number, errorId: number, eventId
 }
 
 /** POSTs `payload` to the hook through the outbound filter; logs the attempt on the delivery item. */
-export async function attempt(hook: HookRecord, deliveryId: string, payload: unknown): Promise<AttemptResult> {
+export async function attempt(hook: HookRecord, claim: { deliveryId: string; lease: Lease }, payload: unknown): Promise<AttemptResult> {
+  const { deliveryId } = claim;
   const body = JSON.stringify(payload);
   const headers: Record<string, string> = {
     "Content-Type": "application/json",
@@ -218,7 +256,7 @@ export async function attempt(hook: HookRecord, deliveryId: string, payload: unk
     result = { ok: false, retryable: !blocked, status: "internal error" };
     response = { body: blocked ? err.message : "no answer" };
   }
-  await finishAttempt(deliveryId, result.ok ? "delivered" : "failed", {
+  await finishAttempt(claim, result.ok ? "delivered" : "failed", {
     requestHeaders: logged,
     requestData: body,
     responseHeaders: response.headers ?? {},
@@ -232,8 +270,8 @@ export async function attempt(hook: HookRecord, deliveryId: string, payload: unk
 /** A test delivery (`POST …/hooks/:hook_id/test/error_tracking_events`): the project's latest error, or a sample. */
 export async function testDelivery(hook: HookRecord, project: Project, sample: { error?: ErrorItem; eventId?: string; event?: Parameters<typeof eventSummary>[1] }): Promise<AttemptResult> {
   const deliveryId = crypto.randomUUID();
-  const claimed = await claimDelivery({ deliveryId, hookId: hook.id, projectId: project.id, trigger: "error_tracking_events", url: hook.url });
-  if (!claimed) throw new Error("a fresh delivery id was taken");
+  const claim = await claimDelivery({ deliveryId, hookId: hook.id, projectId: project.id, trigger: "error_tracking_events", url: hook.url });
+  if (!("claimed" in claim)) throw new Error("a fresh delivery id was taken");
   const payload = buildPayload(hook, project, sample.error, sample.eventId ?? "00000000000000000000000000000000", sample.event, { kind: "test" });
-  return attempt(hook, deliveryId, payload);
+  return attempt(hook, claim.claimed, payload);
 }

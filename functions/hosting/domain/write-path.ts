@@ -7,24 +7,23 @@
  * storage move waits for: after marking the repository read-only, the move waits until no live
  * lease remains ("in-flight writes drained").
  *
- * A lease dies with its writer:
+ * A lease dies with its writer (`platform/leases.ts`):
  * - it names its holder (this runtime's incarnation, or the Lambda request) and is short
  *   (`FORGELINE_WRITE_LEASE_MS`, 15 s), renewed by a heartbeat while a long write runs, so a crashed
  *   Lambda's lease is gone within seconds;
- * - the local runtime numbers its incarnations (`local/recovery.ts`): a lease taken by an earlier
- *   incarnation of this data folder belongs to a process that no longer exists, and counts as
- *   released at once — for the next writer and for a move's drain;
+ * - a lease taken by an earlier incarnation of the local runtime counts as released at once — for
+ *   the next writer and for a move's drain;
  * - fencing: a ref moves only after the writer proved, under the ref's lock, that its lease is still
  *   its own and unexpired (`git/writer.ts`), so a writer that lost its lease cannot move a ref.
  *
  * The release records the repository's size as the write left it (`repository-size.ts`), so sizes
  * are read from the item, never walked, by the API's `statistics`, the inventory and the plans.
  */
-import { randomUUID } from "node:crypto";
 import { getItem, isConditionFailure, updateItem } from "../../platform/db/table.js";
 import { faultPoint } from "../../platform/fault-injection.js";
 import { ApiError, notFound } from "../../platform/http/errors.js";
-import { currentRequestId, describeError, log } from "../../platform/log.js";
+import { describeError, log } from "../../platform/log.js";
+import { isLive, newLease, noLiveLease, type Lease } from "../../platform/leases.js";
 import { runAsWriter } from "./git/writer.js";
 import { containerKey, type ContainerKind } from "./keys.js";
 import { measureSizes, type Sizes } from "./repository-size.js";
@@ -46,15 +45,8 @@ export interface RepositoryLocation {
   relativePath: string;
 }
 
-export interface WriteLease {
-  /** This lease's token: only its holder may renew, fence with or release it. */
-  id: string;
-  /** Who holds it: `runtime-<incarnation>-<pid>` locally, `lambda-<function>-<request id>` on AWS. */
-  holder: string;
-  expiresAt: number;
-  /** The local runtime incarnation that took it; absent on AWS. */
-  incarnation?: number;
-}
+/** A repository's write lease: a lease that names its holder (`platform/leases.ts`). */
+export type WriteLease = Lease;
 
 /** The container item as the lease took it: its repository's state (and its other attributes). */
 export interface ContainerRepoState extends Partial<RepositoryLocation> {
@@ -71,40 +63,13 @@ const setting = (raw: string | undefined, fallback: number, min: number) => {
 export const leaseMs = () => setting(process.env.FORGELINE_WRITE_LEASE_MS, 15_000, 1_000);
 const waitMs = () => setting(process.env.FORGELINE_WRITE_WAIT_MS, 20_000, 0);
 
-/**
- * The item that numbers the local runtime's incarnations of a data folder (`local/recovery.ts`).
- * State of this installation, not of the instance: backup leaves it out and restore keeps it.
- */
-export const INCARNATION_KEY = { pk: "RUNTIME", sk: "INCARNATION" } as const;
-
-/** This process's runtime incarnation on the local runtime (see `local/recovery.ts`); undefined on AWS. */
-export function runtimeIncarnation(): number | undefined {
-  const n = Number(process.env.FORGELINE_RUNTIME_INCARNATION);
-  return Number.isSafeInteger(n) && n > 0 ? n : undefined;
-}
-
-function holderName(): string {
-  const incarnation = runtimeIncarnation();
-  if (incarnation !== undefined) return `runtime-${incarnation}-${process.pid}`;
-  const fn = process.env.AWS_LAMBDA_FUNCTION_NAME;
-  return `${fn ? `lambda-${fn}` : `process-${process.pid}`}-${currentRequestId() ?? "none"}`;
-}
-
-/** Whether the lease was taken by an earlier incarnation of this local runtime: its holder is gone. */
-const heldByPredecessor = (lease: Pick<WriteLease, "incarnation">, incarnation = runtimeIncarnation()) =>
-  incarnation !== undefined && lease.incarnation !== undefined && lease.incarnation < incarnation;
-
 /** Whether a write is in flight right now (a live lease) on a container item just read, as a storage move sees it. */
 export function hasWriteInFlight(state: { writeLease?: Pick<WriteLease, "expiresAt" | "incarnation"> } | undefined, now = Date.now()): boolean {
-  const lease = state?.writeLease;
-  return !!lease && lease.expiresAt >= now && !heldByPredecessor(lease);
+  return isLive(state?.writeLease, now);
 }
 
 /** A fresh lease for this process, valid for one term from `now`. */
-export function newWriteLease(now: number): WriteLease {
-  const incarnation = runtimeIncarnation();
-  return { id: randomUUID(), holder: holderName(), expiresAt: now + leaseMs(), ...(incarnation !== undefined ? { incarnation } : {}) };
-}
+export const newWriteLease = (now: number): WriteLease => newLease(now, leaseMs());
 
 /**
  * The one condition under which a lease is taken: the container exists, is writable, and holds no
@@ -112,15 +77,12 @@ export function newWriteLease(now: number): WriteLease {
  * it has a repository. Shared by `acquire` and the batched acquisition (`write-lease-batch.ts`).
  */
 export function takeLeaseUpdate(lease: WriteLease, now: number, requireRepository: boolean) {
-  const incarnation = lease.incarnation;
+  const free = noLiveLease("writeLease", lease, now);
   return {
     update: "SET writeLease = :lease",
-    condition:
-      "attribute_exists(pk) AND (attribute_not_exists(readOnly) OR readOnly = :false) AND (attribute_not_exists(writeLease) OR writeLease.expiresAt < :now" +
-      (incarnation !== undefined ? " OR writeLease.incarnation < :incarnation)" : ")") +
-      (requireRepository ? " AND attribute_exists(#storage)" : ""),
+    condition: `attribute_exists(pk) AND (attribute_not_exists(readOnly) OR readOnly = :false) AND ${free.condition}` + (requireRepository ? " AND attribute_exists(#storage)" : ""),
     names: requireRepository ? { "#storage": "storage" } : undefined,
-    values: { ":lease": lease, ":false": false, ":now": now, ...(incarnation !== undefined ? { ":incarnation": incarnation } : {}) } as Record<string, unknown>,
+    values: { ":lease": lease, ":false": false, ...free.values } as Record<string, unknown>,
   };
 }
 
