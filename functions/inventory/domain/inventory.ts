@@ -6,9 +6,9 @@
  * Counts come from Queries on the storage index (gsi2 `STORAGE#<storage>#<kind>`, the same index
  * the storage moves page through), never a Scan; sizes are those the write path recorded on each
  * container (`repository-size.ts`), read with the same Query instead of walking the repositories;
- * stray temporary folders and git's leftovers of killed pushes (all replicas, `strays.ts`) apart. The index is
- * eventually consistent, like every GSI: a repository switched a moment ago may still be counted on
- * its old storage for a moment. A project's wiki lives beside the project on its storage; the same
+ * stray temporary folders and git's leftovers of killed pushes (all replicas, `strays.ts`) apart.
+ * The index is eventually consistent, like every GSI: a repository switched a moment ago may still
+ * be counted on its old storage for a moment. A project's wiki lives beside the project on its storage; the same
  * Query of the project index tells which projects have one (`wikiRepository`).
  */
 import { instanceConfig } from "../../platform/config.js";

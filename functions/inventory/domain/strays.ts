@@ -35,12 +35,12 @@ export interface StrayGitLeftover extends GitLeftover {
   storage: string;
 }
 
-interface Strays {
+export interface Strays {
   folders: StrayFolder[];
   gitLeftovers: StrayGitLeftover[];
 }
 
-/** Repositories end in `.git` (git's leftovers are inside); every other folder on a storage is a shard folder to look into. */
+/** Repositories end in `.git` (git's leftovers are inside them); every other folder is a shard folder to look into. */
 async function walk(storage: string, dir: string, out: Strays, depth: number): Promise<void> {
   for (const entry of await listDir(dir)) {
     if (!entry.isDirectory) continue;

@@ -7,9 +7,10 @@
  * good and they are as big as the push: receive-pack keeps a push's objects in a quarantine folder,
  * `objects/tmp_objdir-incoming-<random>`, until its refs move (index-pack streams the pack into it
  * as `pack/tmp_pack_<random>`, then writes `pack/tmp_idx_<random>`), and git names every pack file
- * it is still writing `objects/pack/tmp_<kind>_<random>`. No git command removes them once their
- * process is gone. They are never data: quarantined objects become the repository's only when git
- * moves them out, and no reader opens a `tmp_` file.
+ * it is still writing `objects/pack/tmp_<kind>_<random>`. Nothing removes them once their process
+ * is gone (`git gc` would, two weeks later, but gc never runs here). They are never data:
+ * quarantined objects become the repository's only when git moves them out, and no reader opens a
+ * `tmp_` file.
  */
 import { lstat, rm } from "node:fs/promises";
 import { basename, join } from "node:path";
