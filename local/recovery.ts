@@ -6,7 +6,8 @@
  *   on (`functions/platform/leases.ts`), so the first write after a restart succeeds at once, a
  *   move's drain does not wait for them, and a delivery the predecessor was sending is sent again;
  * - it sweeps the temporary folders the predecessor left on every storage and replica (half-made
- *   copies, copies renamed for deletion): nothing of this instance runs yet, so none is in use.
+ *   copies, copies renamed for deletion) and what its killed pushes left inside repositories (git's
+ *   incoming objects): nothing of this instance runs yet, so none is in use.
  */
 import { updateItem } from "../functions/platform/db/table.js";
 import { log } from "../functions/platform/log.js";
@@ -16,6 +17,6 @@ import { INCARNATION_KEY } from "../functions/platform/leases.js";
 export async function recoverFromPredecessors(): Promise<void> {
   const item = await updateItem({ ...INCARNATION_KEY, update: "ADD incarnation :one", values: { ":one": 1 } });
   process.env.FORGELINE_RUNTIME_INCARNATION = String(item?.incarnation);
-  const { removed } = await sweepStrays({ minAgeMs: 0 });
-  if (removed) log.info("removed the temporary folders a stopped runtime left on the storages", { removed });
+  const { removed, gitLeftoversRemoved } = await sweepStrays({ minAgeMs: 0 });
+  if (removed || gitLeftoversRemoved) log.info("removed the temporary folders and git leftovers a stopped runtime left on the storages", { removed, gitLeftoversRemoved });
 }

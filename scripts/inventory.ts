@@ -1,7 +1,7 @@
 /**
  * `npm run inventory [-- --json]`: per configured storage, how many projects (and project wikis), snippets and group
- * wikis live there and their total size, and the stray temporary folders a crash left and the bytes
- * they hold — the same answer as
+ * wikis live there and their total size, and the stray temporary folders and git leftovers (a
+ * killed push's incoming objects) a crash left and the bytes they hold — the same answer as
  * `GET /api/v4/repository_storages/inventory`, as a table. Joins a running `npm start` on the data
  * folder or starts its own stand-ins, like backup and restore (functions/backup/cli.ts).
  */
@@ -12,7 +12,7 @@ import { storageInventory, type StorageInventory } from "../functions/inventory/
 const USAGE = "npm run inventory [-- --json]";
 
 function table(rows: StorageInventory[]): string {
-  const head = ["storage", "kind", "replicas", "projects", "size", "project wikis", "size", "snippets", "size", "group wikis", "size", "stray folders", "size"];
+  const head = ["storage", "kind", "replicas", "projects", "size", "project wikis", "size", "snippets", "size", "group wikis", "size", "stray folders", "size", "git leftovers", "size"];
   const body = rows.map((r) => [
     r.name,
     r.kind,
@@ -27,6 +27,8 @@ function table(rows: StorageInventory[]): string {
     formatBytes(r.group_wikis.size_bytes),
     String(r.stray_folders.count),
     formatBytes(r.stray_folders.size_bytes),
+    String(r.git_leftovers.count),
+    formatBytes(r.git_leftovers.size_bytes),
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((row) => row[i]!.length)));
   // Names left-aligned, numbers right-aligned, as `df` does.

@@ -15,8 +15,7 @@
 import { join } from "node:path";
 import { open, readdir } from "node:fs/promises";
 import { checksum, primaryPath } from "../hosting/domain/git/index.js";
-import { TEMP_PREFIX } from "../hosting/domain/git/fs-util.js";
-import { GIT_TEMP_PREFIX } from "../hosting/domain/git/git-fs.js";
+import { isInFlight } from "../hosting/domain/git/in-flight.js";
 import { containerKey } from "../hosting/domain/keys.js";
 import { withRepositoryWrite } from "../hosting/domain/write-path.js";
 import { releaseWriteLeases, renewWhileHeld, takeWriteLeases } from "../hosting/domain/write-lease-batch.js";
@@ -39,17 +38,15 @@ export interface ArchivedRepository {
 /** Thrown inside the lease to let go of it and wait: a storage move still holds the container. */
 class HeldByMove extends Error {}
 
-/** Files git is still writing (lock files, our and isomorphic-git's temporary names) are not data. */
-const inFlight = (name: string) => name.startsWith(TEMP_PREFIX) || name.startsWith(GIT_TEMP_PREFIX) || name.endsWith(".lock");
-
 async function listRepository(root: string): Promise<{ dirs: string[]; files: string[] }> {
   const dirs: string[] = [];
   const files: string[] = [];
   const visit = async (rel: string) => {
     const entries = await readdir(rel ? join(root, rel) : root, { withFileTypes: true });
     for (const e of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
-      if (inFlight(e.name)) continue;
       const child = rel ? `${rel}/${e.name}` : e.name;
+      // Writes in flight and what killed ones left (`in-flight.ts`) are not data.
+      if (isInFlight(child)) continue;
       if (e.isDirectory()) {
         dirs.push(child);
         await visit(child);

@@ -4,7 +4,7 @@
  * permissions and parameter errors. The git CLI checks the result.
  */
 import { describe, it, expect, beforeAll } from "vitest";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { adminToken, api, newUser, unique } from "../support/api.js";
 import { fsck, git, repoPaths } from "../support/git.js";
@@ -72,6 +72,28 @@ describe("project housekeeping", () => {
       expect(refsOf(dir)).toBe(before);
       expect(existsSync(join(dir, "refs/heads/main")), dir).toBe(false);
       expect(readFileSync(join(dir, "packed-refs"), "utf8")).toBe(readFileSync(join(replicas[0]!, "packed-refs"), "utf8"));
+      fsck(dir);
+    }
+  });
+
+  it("removes what a killed push left in every replica (git's incoming objects, temporary packs), and nothing else", async () => {
+    const { id } = await projectWithRefs(adminToken(), { repository_storage: "cluster" });
+    const replicas = repoPaths("cluster", "project", id);
+    const before = refsOf(replicas[0]!);
+    // As git names them: receive-pack's quarantine holding index-pack's unfinished pack, and a
+    // temporary pack file in the pack folder itself.
+    const leftovers = replicas.flatMap((dir) => [join(dir, "objects", "tmp_objdir-incoming-Ab12Cd"), join(dir, "objects", "pack", "tmp_pack_Ef34Gh")]);
+    for (const dir of replicas) {
+      mkdirSync(join(dir, "objects", "tmp_objdir-incoming-Ab12Cd", "pack"), { recursive: true });
+      writeFileSync(join(dir, "objects", "tmp_objdir-incoming-Ab12Cd", "pack", "tmp_pack_Xy56Zw"), Buffer.alloc(2048, 1));
+      mkdirSync(join(dir, "objects", "pack"), { recursive: true });
+      writeFileSync(join(dir, "objects", "pack", "tmp_pack_Ef34Gh"), Buffer.alloc(1024, 2));
+    }
+
+    expect((await housekeeping(id, adminToken())).status).toBe(201);
+    expect(leftovers.filter((path) => existsSync(path))).toEqual([]);
+    for (const dir of replicas) {
+      expect(refsOf(dir)).toBe(before);
       fsck(dir);
     }
   });

@@ -4,7 +4,7 @@
  */
 import { describe, it, expect } from "vitest";
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { adminToken, api, baseUrl, newUser, unique } from "../support/api.js";
@@ -23,6 +23,11 @@ describe("GET /projects/:id/snapshot", () => {
     });
     git(dir, "tag", "v1", "main");
     git(dir, "pack-refs", "--all");
+    // What a killed push leaves (git's quarantine, a temporary pack) is no part of the repository.
+    mkdirSync(join(dir, "objects", "tmp_objdir-incoming-Ab12Cd", "pack"), { recursive: true });
+    writeFileSync(join(dir, "objects", "tmp_objdir-incoming-Ab12Cd", "pack", "tmp_pack_Xy34Zw"), "half a pack");
+    mkdirSync(join(dir, "objects", "pack"), { recursive: true });
+    writeFileSync(join(dir, "objects", "pack", "tmp_idx_Qw56Er"), "half an index");
 
     const res = await fetch(`${baseUrl()}/api/v4/projects/${id}/snapshot`, { headers: { "Private-Token": adminToken() } });
     expect(res.status).toBe(200);

@@ -6,7 +6,7 @@ import { describe, it, expect, beforeAll, afterAll } from "vitest";
 import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ownRuntime } from "../support/own-runtime.js";
-import { repoPaths } from "../support/git.js";
+import { fsck, git, repoPaths } from "../support/git.js";
 import { startSimulatedMove } from "../backup/simulated-move.js";
 import { LONGEST_STEP_MS, sweepStrays } from "../../functions/inventory/domain/strays.js";
 import { putItem } from "../../functions/platform/db/table.js";
@@ -118,13 +118,49 @@ describe("GET /api/v4/repository_storages/inventory", () => {
     expect(before.cluster.stray_folders).toEqual({ count: 0, size_bytes: 0 });
 
     // The scheduled sweep leaves what is younger than twice the longest step, then what a running move owns.
-    expect(await sweepStrays({ minAgeMs: 2 * LONGEST_STEP_MS })).toEqual({ removed: 0, kept: 3 });
-    expect(await sweepStrays({ minAgeMs: 2 * LONGEST_STEP_MS, now: Date.now() + 3 * LONGEST_STEP_MS })).toEqual({ removed: 2, kept: 1 });
+    expect(await sweepStrays({ minAgeMs: 2 * LONGEST_STEP_MS })).toMatchObject({ removed: 0, kept: 3 });
+    expect(await sweepStrays({ minAgeMs: 2 * LONGEST_STEP_MS, now: Date.now() + 3 * LONGEST_STEP_MS })).toMatchObject({ removed: 2, kept: 1 });
     expect([existsSync(ended), existsSync(running), existsSync(writer)]).toEqual([false, true, false]);
     // At the local runtime's start nothing runs: everything goes.
-    expect(await sweepStrays({ minAgeMs: 0 })).toEqual({ removed: 1, kept: 0 });
+    expect(await sweepStrays({ minAgeMs: 0 })).toMatchObject({ removed: 1, kept: 0 });
     const after = Object.fromEntries((await call("GET", PATH)).body.map((s: { name: string }) => [s.name, s]));
     expect(after.secondary.stray_folders).toEqual({ count: 0, size_bytes: 0 });
     expect(existsSync(primary!)).toBe(true);
+  });
+
+  it("reports what killed pushes left inside repositories (git's incoming objects, temporary packs) with their bytes, and the sweep removes it by age", async () => {
+    const project = repos.find((r) => r.kind === "project" && r.storage === "secondary")!;
+    const [primary] = repoPaths("secondary", "project", project.id);
+    const snippet = repos.find((r) => r.kind === "snippet" && r.storage === "default")!;
+    const [snippetRepo] = repoPaths("default", "snippet", snippet.id);
+    const refsBefore = git(primary!, "for-each-ref");
+    // As git names them: receive-pack's quarantine with index-pack's pack being written, and a
+    // temporary index and pack of git's in the pack folder itself.
+    const quarantine = join(primary!, "objects", "tmp_objdir-incoming-Ab12Cd");
+    mkdirSync(join(quarantine, "pack"), { recursive: true });
+    writeFileSync(join(quarantine, "pack", "tmp_pack_Xy34Zw"), Buffer.alloc(4096, 1));
+    writeFileSync(join(quarantine, "pack", "tmp_idx_Qw56Er"), Buffer.alloc(1000, 2));
+    const tempPack = join(snippetRepo!, "objects", "pack", "tmp_pack_Ty78Ui");
+    mkdirSync(join(snippetRepo!, "objects", "pack"), { recursive: true });
+    writeFileSync(tempPack, Buffer.alloc(3000, 3));
+
+    const before = Object.fromEntries((await call("GET", PATH)).body.map((s: { name: string }) => [s.name, s]));
+    expect(before.secondary.git_leftovers).toEqual({ count: 1, size_bytes: 5096 });
+    expect(before.default.git_leftovers).toEqual({ count: 1, size_bytes: 3000 });
+    expect(before.cluster.git_leftovers).toEqual({ count: 0, size_bytes: 0 });
+    expect(before.secondary.stray_folders).toEqual({ count: 0, size_bytes: 0 });
+
+    // On AWS only what nothing touched for twice Lambda's limit: no push runs that long.
+    expect(await sweepStrays({ minAgeMs: 2 * LONGEST_STEP_MS })).toMatchObject({ gitLeftoversRemoved: 0, gitLeftoversKept: 2 });
+    expect([existsSync(quarantine), existsSync(tempPack)]).toEqual([true, true]);
+    expect(await sweepStrays({ minAgeMs: 2 * LONGEST_STEP_MS, now: Date.now() + 3 * LONGEST_STEP_MS })).toMatchObject({ gitLeftoversRemoved: 2, gitLeftoversKept: 0 });
+    expect([existsSync(quarantine), existsSync(tempPack)]).toEqual([false, false]);
+    const after = Object.fromEntries((await call("GET", PATH)).body.map((s: { name: string }) => [s.name, s]));
+    expect(after.secondary.git_leftovers).toEqual({ count: 0, size_bytes: 0 });
+    expect(after.default.git_leftovers).toEqual({ count: 0, size_bytes: 0 });
+    // The repositories themselves are untouched.
+    expect(git(primary!, "for-each-ref")).toBe(refsBefore);
+    fsck(primary!);
+    fsck(snippetRepo!);
   });
 });

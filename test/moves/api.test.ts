@@ -5,7 +5,8 @@
  */
 import { describe, it, expect, beforeAll } from "vitest";
 import { adminToken, baseUrl, newUser } from "../support/api.js";
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { fsck, repoPaths } from "../support/git.js";
 import { projectWikiPath } from "../../functions/hosting/domain/project-wiki.js";
 import { updateItem } from "../../functions/platform/db/table.js";
@@ -124,6 +125,34 @@ describe("moving one repository", () => {
     expect((await call(admin, "GET", `${wikis}/${encodeURIComponent("docs/Setup")}`)).body.content).toBe("steps");
     expect((await call(admin, "PUT", `${wikis}/Home`, { body: { content: "after the move" } })).status).toBe(200);
     expect((await call(admin, "GET", `${wikis}/Home`)).body.content).toBe("after the move");
+  });
+
+  it("does not carry what a killed push left (git's incoming objects, temporary packs), and verifies the same checksum", async () => {
+    const project = await newProject(admin);
+    const source = (await storageOf("project", project.id))!;
+    const destination = otherStorage(source);
+    const rel = hashedRelativePath("project", project.id);
+    const before = await checksum(source, rel);
+    // As git names them: receive-pack's quarantine with index-pack's pack half written, loose
+    // objects unpack-objects wrote into it, and a temporary pack file in the pack folder itself.
+    const [primary] = repoPaths(source, "project", project.id);
+    const quarantine = join(primary!, "objects", "tmp_objdir-incoming-Ab12Cd");
+    mkdirSync(join(quarantine, "pack"), { recursive: true });
+    writeFileSync(join(quarantine, "pack", "tmp_pack_Xy34Zw"), Buffer.alloc(64 * 1024, 1));
+    mkdirSync(join(quarantine, "ab"), { recursive: true });
+    writeFileSync(join(quarantine, "ab", "cdef0123456789abcdef0123456789abcdef01"), "not an object");
+    mkdirSync(join(primary!, "objects", "pack"), { recursive: true });
+    writeFileSync(join(primary!, "objects", "pack", "tmp_idx_Qw56Er"), Buffer.alloc(4096, 2));
+
+    const move = await scheduleMove(admin, "project", project.id, destination);
+    expect((await waitForMove(admin, "project", move.id)).state).toBe("finished");
+    await expectMovedIntact("project", project.id, source, destination, before);
+    expect((await findMove("project", move.id))!.history.find((h) => h.step === "replicated")?.detail).toBe(`checksum ${before}`);
+    for (const dir of repoPaths(destination, "project", project.id)) {
+      const objects = readdirSync(join(dir, "objects"));
+      const packs = existsSync(join(dir, "objects", "pack")) ? readdirSync(join(dir, "objects", "pack")) : [];
+      expect([...objects, ...packs].filter((name) => name.startsWith("tmp_")), dir).toEqual([]);
+    }
   });
 
   it("moves a project without a wiki and gives it none", async () => {

@@ -1,37 +1,44 @@
 /**
  * The crash matrix: the whole runtime (stand-ins included) SIGKILLed at each step of a move —
- * scheduled, started, copying, replicated, cleanup — and in the middle of a commit, then started
+ * scheduled, started, copying, replicated, cleanup — in the middle of a commit, and in the middle of
+ * a push made with the git CLI (while git receives the pack, and while it indexes it), then started
  * again on the same data folder. After each restart:
  * - every move is terminal (finished), and a move scheduled right after the restart finishes without
  *   waiting for the dead writer's lease;
  * - every repository is writable at once: the runtime runs with `FORGELINE_WRITE_WAIT_MS=0`, so a
  *   write that had to wait for a lease would answer 409 — a 201 is a first-attempt success — while
  *   leases last 10 minutes (`FORGELINE_WRITE_LEASE_MS`), so no lease simply expired meanwhile;
- * - no acknowledged commit is lost, no temporary folder is left on any storage or replica, and
- *   `git fsck` is clean on every copy.
+ * - no acknowledged commit is lost, no temporary folder is left on any storage or replica, nor any
+ *   of git's leftovers inside a repository (a killed push's `objects/tmp_objdir-incoming-*`,
+ *   `objects/pack/tmp_pack_*`), `git fsck` is clean on every copy, and the killed push, pushed
+ *   again, lands.
  * One data folder and one process per restart: each process checks the crash before it and is then
  * killed for the next row, so the matrix costs one runtime start per row.
  */
 import { describe, it, expect } from "vitest";
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startCrashableRuntime, type CrashableRuntime } from "../support/crashable-runtime.js";
+import { until } from "../support/processes.js";
 import { call, waitForMove } from "./support.js";
+import { clientGit, deltaChains, gitLeftoversIn, indexPackRunning, manyBlobs, quarantinedFiles, stallingProxy, startPush } from "./crash-pushes.js";
 
 const token = "glpat-crash-matrix-test-token-01";
 
 const startIncarnation = (dataDir: string) => startCrashableRuntime(dataDir, { token, env: { FORGELINE_WRITE_WAIT_MS: "0", FORGELINE_WRITE_LEASE_MS: "600000" } });
 
-/** Every folder below `dir` whose name says it is temporary, and every bare repository. */
-function walk(dir: string, out = { temporary: [] as string[], repositories: [] as string[] }) {
+/** Every folder below `dir` whose name says it is temporary, every bare repository, and git's leftovers in them. */
+function walk(dir: string, out = { temporary: [] as string[], repositories: [] as string[], gitLeftovers: [] as string[] }) {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
     if (entry.name.includes("tmp_forgeline_")) out.temporary.push(path);
-    else if (entry.isDirectory() && entry.name.endsWith(".git")) out.repositories.push(path);
-    else if (entry.isDirectory()) walk(path, out);
+    else if (entry.isDirectory() && entry.name.endsWith(".git")) {
+      out.repositories.push(path);
+      out.gitLeftovers.push(...gitLeftoversIn(path));
+    } else if (entry.isDirectory()) walk(path, out);
   }
   return out;
 }
@@ -48,10 +55,10 @@ const git = (dir: string, ...args: string[]) =>
 const fsck = (dir: string) => git(dir, "fsck", "--strict", "--no-progress");
 const commitSubjects = async (dir: string) => (await git(dir, "log", "--format=%s", "main")).trim().split("\n");
 
-type Project = { id: number; storage?: string };
+type Project = { id: number; path: string; storage?: string };
 
-describe("the runtime SIGKILLed at each step of a move and during a commit, then started again", () => {
-  it("leaves every move terminal, every repository writable at once, no acknowledged write lost, no temporary folder, git fsck clean", async () => {
+describe("the runtime SIGKILLed at each step of a move, during a commit and during a push, then started again", () => {
+  it("leaves every move terminal, every repository writable at once, no acknowledged write lost, no temporary folder nor git leftover, git fsck clean, the push landing when pushed again", async () => {
     const dataDir = mkdtempSync(join(tmpdir(), "forgeline-crash-matrix-"));
     const acknowledged = new Map<number, string[]>();
     const moves: number[] = [];
@@ -84,6 +91,7 @@ describe("the runtime SIGKILLed at each step of a move and during a commit, then
       const disk = storagesOf(dataDir);
       // Soft: a leftover fails the test but the matrix goes on, so one run shows every row that leaves one.
       expect.soft(disk.temporary, `temporary folders after ${label}`).toEqual([]);
+      expect.soft(disk.gitLeftovers, `git's leftovers after ${label}`).toEqual([]);
       for (const dir of disk.repositories) await fsck(dir);
       for (const p of projects) {
         p.storage = (await api("GET", `/api/v4/projects/${p.id}`)).body.repository_storage;
@@ -106,13 +114,13 @@ describe("the runtime SIGKILLed at each step of a move and during a commit, then
     try {
       current = await startIncarnation(dataDir);
       const projects: Project[] = [];
-      for (let i = 0; i < 5; i++) {
+      for (let i = 0; i < 6; i++) {
         const res = await api("POST", "/api/v4/projects", { name: `crash-${i}`, initialize_with_readme: true });
         expect(res.status, res.text).toBe(201);
-        projects.push({ id: res.body.id });
+        projects.push({ id: res.body.id, path: res.body.path_with_namespace });
         acknowledged.set(res.body.id, ["Initial commit"]);
       }
-      const [scheduled, started, copying, replicated, spare] = projects as [Project, Project, Project, Project, Project];
+      const [scheduled, started, copying, replicated, spare, pushed] = projects as [Project, Project, Project, Project, Project, Project];
       await commitToAll(projects, "before any crash");
 
       const rows: Array<{ step: string; point: string; phase: string; action: () => Promise<unknown>; debris?: boolean }> = [
@@ -141,6 +149,52 @@ describe("the runtime SIGKILLed at each step of a move and during a commit, then
       expect(history.map((h) => h.step)).not.toContain("waiting for writes to drain");
       await checkRecovered(projects, "a crash during a commit");
       await commitToAll(projects, "after a crash during a commit");
+
+      // During a push, made with the git CLI: killed while git receives it, then while it indexes it.
+      const clients = join(dataDir, "clients");
+      mkdirSync(clients);
+      const [blobs, chains] = [join(clients, "blobs.git"), join(clients, "chains.git")];
+      const heads = { [blobs]: await manyBlobs(clients, blobs), [chains]: await deltaChains(clients, chains) };
+      const remote = (baseUrl: string) => {
+        const url = new URL(`${baseUrl}/${pushed.path}.git`);
+        [url.username, url.password] = ["oauth2", token];
+        return url.toString();
+      };
+      const pushedRepository = () => storagesOf(dataDir).repositories.find((d) => d.endsWith(`${hashOf(pushed.id)}.git`))!;
+      /** After the restart: the same push again lands whole, at once. */
+      const pushAgain = async (from: string, branch: string) => {
+        await clientGit(clients, from, "push", "-q", remote(current!.client.baseUrl), `main:refs/heads/${branch}`);
+        expect((await git(pushedRepository(), "rev-parse", `refs/heads/${branch}`)).trim(), `${branch} pushed again`).toBe(heads[from]);
+        await fsck(pushedRepository());
+      };
+
+      // Receiving: the upload stops 2 MiB into a 7 MiB pack; index-pack waits with the pack half written.
+      const proxy = await stallingProxy(current.client.baseUrl, 2 * 1024 * 1024);
+      const receiving = startPush(clients, blobs, remote(proxy.baseUrl), "main:refs/heads/received");
+      const halfWritten = () => quarantinedFiles(pushedRepository()).some((f) => /\/pack\/tmp_pack_/.test(f.path) && f.size > 0);
+      expect(await until(halfWritten, 120_000), "a pack being received into the push's quarantine").toBe(true);
+      current.freeze();
+      expect(indexPackRunning(current.pgid), "index-pack receiving").toBe(true);
+      await current.kill();
+      proxy.close();
+      expect((await receiving.done).code, "the push killed while git received it").not.toBe(0);
+      current = await startIncarnation(dataDir);
+      await checkRecovered(projects, "a crash while git received a push");
+      await pushAgain(blobs, "received");
+
+      // Indexing: the upload is over and index-pack rebuilds hundreds of deltas (`Resolving deltas`).
+      const indexing = startPush(clients, chains, remote(current.client.baseUrl), "main:refs/heads/indexed");
+      await indexing.printed(/Resolving deltas/);
+      current.freeze();
+      expect(indexPackRunning(current.pgid), "index-pack still indexing when frozen").toBe(true);
+      expect(quarantinedFiles(pushedRepository()).map((f) => f.path), "the pack in the quarantine, still under index-pack's temporary name").toEqual(expect.arrayContaining([expect.stringMatching(/\/pack\/tmp_pack_/)]));
+      await current.kill();
+      expect((await indexing.done).code, "the push killed while git indexed it").not.toBe(0);
+      current = await startIncarnation(dataDir);
+      await checkRecovered(projects, "a crash while git indexed a push");
+      await pushAgain(chains, "indexed");
+
+      await commitToAll(projects, "after a crash during a push");
       await checkRecovered(projects, "the last commits");
     } finally {
       await current?.kill().catch(() => undefined);

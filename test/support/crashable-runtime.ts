@@ -12,10 +12,14 @@ const root = resolve(import.meta.dirname, "../..");
 
 export interface CrashableRuntime {
   client: { baseUrl: string; token: string };
+  /** The process group of the runtime, its stand-ins and the git it runs. */
+  pgid: number;
   /** Makes that fault-injection point freeze forever. */
   arm(point: string, phase: string): Promise<void>;
   /** Resolves once the armed point froze. */
   frozen(): Promise<void>;
+  /** SIGSTOPs the whole group, so what is on disk holds still until the kill. */
+  freeze(): void;
   /** SIGKILLs the runtime's whole process group and waits until every member is gone. */
   kill(): Promise<void>;
 }
@@ -44,11 +48,13 @@ export async function startCrashableRuntime(dataDir: string, opts: { token: stri
   const ready = await seen("READY ");
   return {
     client: { baseUrl: ready.slice("READY ".length).trim(), token: opts.token },
+    pgid: child.pid!,
     async arm(point, phase) {
       child.stdin!.write(`ARM ${point} ${phase}\n`);
       await seen("ARMED");
     },
     frozen: () => seen("FROZEN ").then(() => undefined),
+    freeze: () => process.kill(-child.pid!, "SIGSTOP"),
     async kill() {
       process.kill(-child.pid!, "SIGKILL");
       expect(await until(() => groupMembers(child.pid!).length === 0, 60_000)).toBe(true);

@@ -6,9 +6,9 @@
  * Counts come from Queries on the storage index (gsi2 `STORAGE#<storage>#<kind>`, the same index
  * the storage moves page through), never a Scan; sizes are those the write path recorded on each
  * container (`repository-size.ts`), read with the same Query instead of walking the repositories;
- * stray temporary folders (all replicas, `strays.ts`) apart. The index is
- * eventually consistent, like every GSI: a repository switched a moment ago may still be counted on
- * its old storage for a moment. A project's wiki lives beside the project on its storage; the same
+ * stray temporary folders and git's leftovers of killed pushes (all replicas, `strays.ts`) apart.
+ * The index is eventually consistent, like every GSI: a repository switched a moment ago may still
+ * be counted on its old storage for a moment. A project's wiki lives beside the project on its storage; the same
  * Query of the project index tells which projects have one (`wikiRepository`).
  */
 import { instanceConfig } from "../../platform/config.js";
@@ -33,6 +33,8 @@ export interface StorageInventory {
   group_wikis: KindInventory;
   /** Temporary folders a killed writer left (`strays.ts`): not repositories, but they take space. */
   stray_folders: KindInventory;
+  /** What killed pushes left inside repositories (git's quarantine folders, temporary pack files). */
+  git_leftovers: KindInventory;
 }
 
 /** Every repository of a kind on a storage, with its sizes; project wikis are those with `wikiRepository`. */
@@ -63,8 +65,9 @@ export async function storageInventory(): Promise<StorageInventory[]> {
   return Promise.all(
     Object.entries(instanceConfig().storages).map(async ([name, s]) => {
       const [{ projects, project_wikis }, snippets, group_wikis] = await Promise.all([projectInventory(name), kindInventory(name, "snippet"), kindInventory(name, "group")]);
-      const stray_folders = strays.get(name) ?? { count: 0, size_bytes: 0 };
-      return { name, kind: s.kind, replicas: s.kind === "local" ? 1 : s.replicas.length, projects, project_wikis, snippets, group_wikis, stray_folders };
+      const stray_folders = strays.folders.get(name) ?? { count: 0, size_bytes: 0 };
+      const git_leftovers = strays.gitLeftovers.get(name) ?? { count: 0, size_bytes: 0 };
+      return { name, kind: s.kind, replicas: s.kind === "local" ? 1 : s.replicas.length, projects, project_wikis, snippets, group_wikis, stray_folders, git_leftovers };
     }),
   );
 }

@@ -18,8 +18,8 @@
  */
 import { copyFile, mkdir, readFile, rm, unlink } from "node:fs/promises";
 import { join } from "node:path";
-import { TEMP_PREFIX, copyFileAtomic, isErrno, listDir } from "./fs-util.js";
-import { GIT_TEMP_PREFIX } from "./git-fs.js";
+import { copyFileAtomic, isErrno, listDir } from "./fs-util.js";
+import { isInFlight } from "./in-flight.js";
 import { mapConcurrently } from "../../../platform/concurrency.js";
 
 export type CopyOrder = "objects-first" | "refs-first";
@@ -88,8 +88,9 @@ function groupForCopy(files: string[]) {
 }
 
 /**
- * Relative paths of all files and folders. In the source, lock files and our temporary files are
- * in-flight writes and are skipped; in the target they are listed so stale ones get pruned.
+ * Relative paths of all files and folders. In the source, lock files, temporary files and git's
+ * incoming objects are in-flight writes (`in-flight.ts`) and are skipped; in the target they are
+ * listed so stale ones get pruned.
  */
 async function walk(root: string, isSource: boolean): Promise<{ files: string[]; dirs: string[] }> {
   const files: string[] = [];
@@ -97,7 +98,7 @@ async function walk(root: string, isSource: boolean): Promise<{ files: string[];
   const visit = async (rel: string): Promise<void> => {
     for (const entry of await listDir(rel ? join(root, rel) : root)) {
       const childRel = rel ? `${rel}/${entry.name}` : entry.name;
-      if (isSource && isInFlight(entry.name)) continue;
+      if (isSource && isInFlight(childRel)) continue;
       if (entry.isDirectory) {
         dirs.push(childRel);
         await visit(childRel);
@@ -108,10 +109,6 @@ async function walk(root: string, isSource: boolean): Promise<{ files: string[];
   };
   await visit("");
   return { files, dirs };
-}
-
-function isInFlight(name: string): boolean {
-  return name.startsWith(TEMP_PREFIX) || name.startsWith(GIT_TEMP_PREFIX) || name.endsWith(".lock");
 }
 
 /** After a write to the primary (`paths[0]`), bring every other replica to the same state. */

@@ -10,8 +10,8 @@ import { open } from "node:fs/promises";
 import { join } from "node:path";
 import { BLOCK, encodeHeader, padding } from "./tar-header.js";
 import { archiveStream } from "./archive-stream.js";
-import { TEMP_PREFIX, isErrno, listDir } from "./fs-util.js";
-import { GIT_TEMP_PREFIX } from "./git-fs.js";
+import { isErrno, listDir } from "./fs-util.js";
+import { isInFlight } from "./in-flight.js";
 import { requireRepository } from "./lifecycle.js";
 
 const CHUNK = 1 << 20;
@@ -22,13 +22,11 @@ export async function repositorySnapshot(storage: string, rel: string): Promise<
   return archiveStream(tarEntries(gitdir));
 }
 
-const inFlight = (name: string) => name.startsWith(TEMP_PREFIX) || name.startsWith(GIT_TEMP_PREFIX) || name.endsWith(".lock");
-
 /** Folders and files below `rel`, depth first; `objects/` is listed only when its turn comes. */
 async function* walk(gitdir: string, rel: string): AsyncGenerator<{ path: string; dir: boolean }> {
   for (const entry of (await listDir(join(gitdir, rel))).sort((a, b) => (a.name < b.name ? -1 : 1))) {
-    if (inFlight(entry.name)) continue;
     const path = `${rel}/${entry.name}`;
+    if (isInFlight(path)) continue;
     yield { path, dir: entry.isDirectory };
     if (entry.isDirectory) yield* walk(gitdir, path);
   }
