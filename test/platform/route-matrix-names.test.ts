@@ -176,11 +176,13 @@ describe.each(names)("a file named with %s", (_label, name) => {
     expect(Buffer.from(shown.body.content, "base64").toString()).toBe(`content of ${name}`);
   });
 
-  it("is fetched raw, by path and by blob id, named in Content-Disposition", async () => {
+  it("is fetched and HEADed raw, by path and by blob id, named in Content-Disposition", async () => {
     const raw = await call("GET", `${files()}/raw?ref=main`);
     expect([raw.status, raw.text]).toEqual([200, `content of ${name}`]);
     expect(raw.headers.get("content-disposition")).toMatch(/^inline; filename="[\x20-\x7e]*"; filename\*=UTF-8''/);
     expect(dispositionName(raw)).toBe(name);
+    const rawHead = await call("HEAD", `${files()}/raw?ref=main`);
+    expect([rawHead.status, dispositionName(rawHead)]).toEqual([200, name]);
     const blobId = (await call("HEAD", `${files()}?ref=main`)).headers.get("x-gitlab-blob-id");
     const blob = await call("GET", `/api/v4/projects/${project.id}/repository/blobs/${blobId}/raw`);
     expect([blob.status, blob.text, blob.headers.get("content-disposition")]).toEqual([200, `content of ${name}`, "inline"]);
@@ -277,6 +279,29 @@ describe.each(names)("a wiki page titled with %s", (_label, title) => {
       expect((await call("GET", `${base}?with_content=1`)).body).toEqual([expect.objectContaining({ title: shown, content: "changed" })]);
       expect((await call("DELETE", page)).status).toBe(204);
     }
+  });
+});
+
+describe("Git over HTTP and the collector (function URLs beside the API routes)", () => {
+  it("answer a name in a repository or project path without a 5xx, with printable-ASCII headers", async () => {
+    const basicAuth = { Authorization: `Basic ${Buffer.from(`${owner.username}:${owner.token}`).toString("base64")}` };
+    const requests = names.flatMap(([label, name]) => [
+      { label, method: "GET", path: `/${owner.username}/${q(name)}.git/info/refs?service=git-upload-pack` },
+      // Without `.git`: the clone-URL redirect, whose Location is built from the path.
+      { label, method: "GET", path: `/${owner.username}/${q(name)}/info/refs?service=git-upload-pack` },
+      { label, method: "POST", path: `/${owner.username}/${q(name)}.git/git-upload-pack` },
+      { label, method: "POST", path: `/${q(name)}/${q(name)}.git/git-receive-pack` },
+      { label, method: "POST", path: `/api/v4/error_tracking/collector/api/${q(name)}/envelope/` },
+    ]);
+    const answers = await Promise.all(
+      requests.map(async ({ label, method, path }) => {
+        const res = await fetch(`${baseUrl()}${path}`, { method, headers: basicAuth, body: method === "POST" ? "0000" : undefined, redirect: "manual" });
+        await res.arrayBuffer();
+        const unsafe = [...res.headers].filter(([, value]) => !PRINTABLE_ASCII.test(value)).map(([header]) => header);
+        return { label, path, status: res.status < 500 ? "below 500" : String(res.status), unsafe };
+      }),
+    );
+    expect(answers).toEqual(requests.map(({ label, path }) => ({ label, path, status: "below 500", unsafe: [] })));
   });
 });
 
