@@ -6,6 +6,7 @@ import { notFound } from "../../platform/http/errors.js";
 import { readFile } from "../domain/git/index.js";
 import { readRepository } from "../domain/read-path.js";
 import { readableProject } from "./repository-access.js";
+import { rawText } from "./raw-content.js";
 
 /** `file_path` is URL-encoded (`dir%2Ffile.txt`); `ref` defaults to the default branch. */
 export const endpoint = defineEndpoint(
@@ -21,9 +22,7 @@ export const endpoint = defineEndpoint(
       readFile(loc.storage, loc.relativePath, { ref: query.ref ?? project.defaultBranch, filePath: params.file_path }),
     );
     if (!content) throw notFound("File");
-    c.header("Content-Type", "text/plain; charset=utf-8");
-    c.header("X-Content-Type-Options", "nosniff");
-    return c.body(new Uint8Array(content), 200);
+    return rawText(c, content, params.file_path);
   },
 );
 export const handler = lambda(endpoint);
