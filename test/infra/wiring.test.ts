@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { routes, workers } from "../../functions/routes";
 import { instanceConfigSchema } from "../../functions/platform/config";
 import { DELIVERY_LEASE_MS } from "../../functions/errortracking/hooks/delivery";
-import { apiRouteKeys, environmentOf, linksOf, needsOf, pascal, workersOfKind, type FunctionKind } from "../../stacks/plan";
+import { apiRouteKeys, environmentOf, LAMBDA_RUNTIME, linksOf, needsOf, nodejsOf, pascal, workersOfKind, type FunctionKind } from "../../stacks/plan";
 import { declared, FakeResource, installFakeSst, uninstallFakeSst, unwrap } from "./fake-sst";
 
 // Not a literal import: the app's tsconfig must not follow it into SST-global code.
@@ -69,6 +69,21 @@ describe("sst.config.ts run()", () => {
       expect(linkNames(args.link), `${kind} ${module}`).toEqual(expected);
       const env = Object.keys(unwrap(args.environment)).filter((k) => k !== "FORGELINE_CONFIG_JSON").sort();
       expect(env, `${kind} ${module}`).toEqual([...environmentOf(module, kind)].sort());
+    }
+  });
+
+  it("bundles every function with the runtime and nodejs options npm run build and isolated mode bundle it with", () => {
+    const moduleOf = (handler: string) => /^functions\/(.+)\.handler$/.exec(handler)![1]!;
+    const functions = [
+      ...ofType("sst.aws.ApiGatewayV2")[0]!.resource.calls.map((c) => c.args[1]),
+      ...ofType("sst.aws.Function").map((d) => d.args),
+      ...ofType("sst.aws.CronV2").map((d) => d.args.function),
+      ...ofType("sst.aws.Queue").flatMap((d) => d.resource.calls.map((c) => c.args[0])),
+    ];
+    expect(functions).toHaveLength(routes.length + workers.length);
+    for (const fn of functions) {
+      expect(fn.runtime, fn.handler).toBe(LAMBDA_RUNTIME);
+      expect(fn.nodejs, fn.handler).toEqual(nodejsOf(moduleOf(fn.handler)));
     }
   });
 
