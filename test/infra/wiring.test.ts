@@ -17,6 +17,13 @@ let outputs: Record<string, unknown>;
 
 const ofType = (type: string) => declared.filter((d) => d.type === type);
 const linkNames = (link: unknown) => (unwrap(link) as FakeResource[]).map((r) => r.name);
+/** The arguments of every Lambda declared: API routes, function URLs, crons and queue consumers. */
+const everyFunctionArgs = () => [
+  ...ofType("sst.aws.ApiGatewayV2")[0]!.resource.calls.map((c) => c.args[1]),
+  ...ofType("sst.aws.Function").map((d) => d.args),
+  ...ofType("sst.aws.CronV2").map((d) => d.args.function),
+  ...ofType("sst.aws.Queue").flatMap((d) => d.resource.calls.map((c) => c.args[0])),
+];
 
 beforeAll(async () => {
   installFakeSst();
@@ -74,12 +81,7 @@ describe("sst.config.ts run()", () => {
 
   it("bundles every function with the runtime and nodejs options npm run build and isolated mode bundle it with", () => {
     const moduleOf = (handler: string) => /^functions\/(.+)\.handler$/.exec(handler)![1]!;
-    const functions = [
-      ...ofType("sst.aws.ApiGatewayV2")[0]!.resource.calls.map((c) => c.args[1]),
-      ...ofType("sst.aws.Function").map((d) => d.args),
-      ...ofType("sst.aws.CronV2").map((d) => d.args.function),
-      ...ofType("sst.aws.Queue").flatMap((d) => d.resource.calls.map((c) => c.args[0])),
-    ];
+    const functions = everyFunctionArgs();
     expect(functions).toHaveLength(routes.length + workers.length);
     for (const fn of functions) {
       expect(fn.runtime, fn.handler).toBe(LAMBDA_RUNTIME);
@@ -153,12 +155,7 @@ describe("sst.config.ts run()", () => {
   });
 
   it("gives every log group a retention: each function's, the API's access log, the state machine's", () => {
-    const functionArgs = [
-      ...ofType("sst.aws.ApiGatewayV2")[0]!.resource.calls.map((c) => c.args[1]),
-      ...ofType("sst.aws.Function").map((d) => d.args),
-      ...ofType("sst.aws.CronV2").map((d) => d.args.function),
-      ...ofType("sst.aws.Queue").flatMap((d) => d.resource.calls.map((c) => c.args[0])),
-    ];
+    const functionArgs = everyFunctionArgs();
     expect(functionArgs).toHaveLength(routes.length + workers.length);
     for (const fn of functionArgs) expect(fn.logging?.retention, fn.handler).toBe("1 month");
     expect(ofType("sst.aws.ApiGatewayV2")[0]!.args.accessLog?.retention).toBe("1 month");
