@@ -67,9 +67,10 @@ export class StagingArea {
     return join(this.roots[0]!, this.name, name);
   }
 
+  /** Best effort: what cannot be removed now is a stray the sweeps remove later (it went stale). */
   async remove(): Promise<void> {
     clearInterval(this.heartbeat);
-    await Promise.all(this.roots.map((root) => rm(join(root, this.name), { recursive: true, force: true })));
+    await Promise.all(this.roots.map((root) => rm(join(root, this.name), { recursive: true, force: true }).catch(() => undefined)));
   }
 }
 
