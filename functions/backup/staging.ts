@@ -18,6 +18,7 @@ import { TEMP_PREFIX } from "../hosting/domain/git/fs-util.js";
 import { storageRoots } from "../hosting/domain/git/storage.js";
 import { findStrays } from "../inventory/domain/strays.js";
 import { instanceConfig } from "../platform/config.js";
+import { processRunning } from "../platform/process-alive.js";
 import { BackupError } from "./errors.js";
 
 const HEARTBEAT_MS = 30_000;
@@ -74,15 +75,6 @@ export class StagingArea {
   }
 }
 
-function running(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
 /**
  * Removes what restores killed earlier left (their process is gone, or their area went stale);
  * refuses to run beside a restore that is still writing into this instance.
@@ -91,7 +83,7 @@ export async function removeLeftoverStaging(now = Date.now()): Promise<void> {
   const areas = (await findStrays()).folders.filter((s) => OWNER.test(s.owner));
   for (const area of areas) {
     const pid = Number(OWNER.exec(area.owner)![1]);
-    if (pid !== process.pid && running(pid) && now - area.touchedAt < STALE_MS) {
+    if (pid !== process.pid && processRunning(pid) && now - area.touchedAt < STALE_MS) {
       throw new BackupError(`another restore (pid ${pid}) is writing into this instance (${area.path}); let it finish first. Nothing was restored`);
     }
   }

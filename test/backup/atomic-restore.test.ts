@@ -153,14 +153,14 @@ describe.sequential("hostile archives with a self-consistent manifest", () => {
     const err = await refused(file);
     expect(err.message).toMatch(new RegExp(`^The backup archive is damaged: .* would both be restored to ${project.storage}:${project.relative_path.replace(/[.]/g, "\\.")}\\. Nothing was restored\\.$`));
     freshLines = await expectUnchanged(target!, freshLines, "two repositories on one path");
-  });
+  }, 120_000);
 
   it("refuses a ref moved with the repository checksum left stale", async () => {
     const file = await writeArchive(join(work, "stale-checksum.tar"), movedRef("project", projects.cluster, clusterParent), manifest);
     const err = await refused(file);
     expect(err.message).toMatch(new RegExp(`^The backup archive is damaged: project ${projects.cluster}'s refs in the archive have checksum [0-9a-f]{40}, the manifest recorded ${record("project", projects.cluster).checksum}`));
     freshLines = await expectUnchanged(target!, freshLines, "a stale checksum");
-  });
+  }, 120_000);
 
   it("refuses an item that points somewhere else than its archived repository, and an item held twice", async () => {
     const elsewhere = editItems(entries, (item) => (item.pk.S === `PROJECT#${projects.cluster}` && item.sk.S === "PROJECT" ? { ...item, relativePath: { S: "@hashed/00/00/elsewhere.git" } } : item));
@@ -169,7 +169,7 @@ describe.sequential("hostile archives with a self-consistent manifest", () => {
     const twice = editItems(entries, (item) => (item.pk.S === "FILLER#7" ? [item, item] : item));
     expect((await refused(await writeArchive(join(work, "twice.tar"), twice, manifest))).message).toMatch(/the table files hold the item FILLER#7\/ITEM twice/);
     freshLines = await expectUnchanged(target!, freshLines, "items that disagree");
-  });
+  }, 120_000);
 
   it("refuses a storage mapping that puts two repositories on one path", async () => {
     const onDefault = record("project", projects.default);
@@ -181,7 +181,7 @@ describe.sequential("hostile archives with a self-consistent manifest", () => {
     const err = await refused(file, { mapping: { secondary: "default" } });
     expect(err.message).toMatch(/^with the storage mapping given, project \d+ and project \d+ would both be restored to default:.*Nothing was restored$/);
     freshLines = await expectUnchanged(target!, freshLines, "a mapping onto one path");
-  });
+  }, 120_000);
 });
 
 describe.sequential("failures are undone", () => {
@@ -200,7 +200,7 @@ describe.sequential("failures are undone", () => {
       injectFaults(undefined);
     }
     freshLines = await expectUnchanged(target!, freshLines, "a repository not written");
-  });
+  }, 120_000);
 
   it("undoes a failure in the middle of the table or of the renames", async () => {
     for (const point of ["restoreTable", "restoreRename"]) {
@@ -212,7 +212,7 @@ describe.sequential("failures are undone", () => {
       }
       freshLines = await expectUnchanged(target!, freshLines, point);
     }
-  });
+  }, 240_000);
 
   it("puts a forced restore's target back, repositories included, and then replaces it, reporting what it restored", async () => {
     const own = await ok(target!, "POST", "/api/v4/projects", { name: "target's own", initialize_with_readme: true });
