@@ -295,7 +295,7 @@ describe.sequential("a restore killed with SIGKILL", () => {
       await started.stop({ keepData: true });
     }
     await restoreAgainAndCheck(dataDir);
-  }, 300_000);
+  }, 600_000);
 
   for (const point of ["restoreTable copied", "restoreRename copied"]) {
     it(`while making it live (${point.split(" ")[0]}): npm start refuses the folder, and the same restore finishes it`, async () => {
@@ -316,6 +316,6 @@ describe.sequential("a restore killed with SIGKILL", () => {
         expect(res.stderr).toMatch(/Error: The target instance is incomplete: a restore of .*instance\.tar .* was interrupted\. Run that restore again to finish it .*or run this one with --force.*Nothing was restored\./);
       }
       await restoreAgainAndCheck(dataDir);
-    }, 300_000);
+    }, 600_000);
   }
 });
