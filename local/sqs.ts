@@ -36,7 +36,13 @@ export async function startSqs(opts: { port: number; journal?: string }): Promis
     stdio: ["pipe", "pipe", "pipe"],
   });
   let output = "";
-  child.stderr?.on("data", (d) => (output += d));
+  let started = false;
+  // What the stand-in logs (its journal's warnings) joins the runtime's own log; until it is ready
+  // it is also kept, to explain a start that fails.
+  child.stderr?.on("data", (d: Buffer) => {
+    process.stderr.write(d);
+    if (!started) output += d;
+  });
   await new Promise<void>((ready, failed) => {
     const timer = setTimeout(() => failed(new Error(`the SQS stand-in did not start within 30 s:\n${output}`)), 30_000);
     child.stdout?.on("data", (d) => {
@@ -51,6 +57,7 @@ export async function startSqs(opts: { port: number; journal?: string }): Promis
       failed(new Error(`the SQS stand-in exited (${code}):\n${output}`));
     });
   });
+  started = true;
   child.removeAllListeners("exit");
   return {
     endpoint: `http://127.0.0.1:${opts.port}`,
