@@ -9,7 +9,8 @@ import { HTTPException } from "hono/http-exception";
 import { bodyLimit } from "hono/body-limit";
 import { randomUUID } from "node:crypto";
 import { $ZodError } from "zod/v4/core";
-import { ApiError, tooLarge } from "./errors.js";
+import { ApiError, INSUFFICIENT_STORAGE, insufficientStorage, tooLarge } from "./errors.js";
+import { isOutOfSpace } from "../out-of-space.js";
 import { log, withRequestId, describeError } from "../log.js";
 import { translateZodError } from "./validation.js";
 import { securityHeaders } from "./security-headers.js";
@@ -70,6 +71,12 @@ export function renderError(c: Context, err: unknown): Response {
     if (err.status === 413) return renderError(c, tooLarge());
     const { status, body } = renderers[surface].render(err.status, err.message || `${err.status}`);
     return c.json(body, status as 400);
+  }
+  if (isOutOfSpace(err)) {
+    log.warn("out of space", { path: c.req.path, error: (err as Error).name, code: (err as NodeJS.ErrnoException).code });
+    if (surface === "gitlab") return renderError(c, insufficientStorage());
+    const { status, body } = renderers[surface].render(507, INSUFFICIENT_STORAGE);
+    return c.json(body, status as 507);
   }
   log.error("unhandled error", { path: c.req.path, ...describeError(err) });
   const { status, body } = renderers[surface].render(500, "500 Internal Server Error");
