@@ -11,6 +11,7 @@
  *   runtime creates its queues on every start). Each new send is recorded before the old entry is
  *   dropped, so a crash during recovery loses nothing either.
  *
+ * - On a nearly full disk (`out-of-space.ts`) sends are refused before anything is written.
  * - A record reaches the file whole or not at all: a write that falls short (a full disk takes part
  *   of it, then refuses the rest) is cut back off the file and fails the request, so no half line is
  *   left for the next record to be glued to, and nothing is acknowledged that is not on disk. A
@@ -26,7 +27,7 @@ import { closeSync, existsSync, fdatasync, fsyncSync, ftruncateSync, mkdirSync, 
 import { dirname } from "node:path";
 import { promisify } from "node:util";
 import { describeError, log } from "../functions/platform/log.js";
-import { OutOfSpaceError } from "../functions/platform/out-of-space.js";
+import { isLowOnSpace, OutOfSpaceError } from "../functions/platform/out-of-space.js";
 
 type Attributes = Record<string, unknown>;
 interface Message {
@@ -105,6 +106,9 @@ export class QueueJournal {
   }
 
   sent(queue: string, id: string, body: string, attributes?: Attributes): void {
+    // A nearly full disk takes no new messages (the sender hears an error and tries again later), as
+    // the table takes no writes then: what is left is for deletions, which free space.
+    if (isLowOnSpace(dirname(this.file))) throw new OutOfSpaceError("the disk under the queue journal is full");
     this.record([{ put: queue, id, body, ...(attributes && Object.keys(attributes).length ? { attributes } : {}) }]);
   }
 
