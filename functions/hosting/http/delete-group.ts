@@ -16,7 +16,7 @@ import { groupParams } from "./schemas.js";
 /** How long the request itself deletes a marked tree before leaving the rest to the job. */
 const INLINE_DELETION_MS = 5_000;
 
-export const endpoint = defineEndpoint({ summary: "Delete a group", access: "write", params: groupParams }, async ({ c, principal, params }) => {
+export const endpoint = defineEndpoint({ summary: "Delete a group", access: "write", params: groupParams, makesRoom: true }, async ({ c, principal, params }) => {
   const { group, level } = await visibleGroup(principal, params.id);
   if (level < AccessLevel.owner) throw forbidden();
   if (await groupHasChildren(group.id)) {

@@ -5,7 +5,7 @@ import { deleteSnippet } from "../domain/snippets.js";
 import { projectSnippetParams } from "./snippet-common.js";
 
 /** The author, Maintainers and above; 204. Refused with the read-only error during a storage move. */
-export const endpoint = defineEndpoint({ summary: "Delete a project snippet", access: "write", params: projectSnippetParams }, async ({ c, principal, params }) => {
+export const endpoint = defineEndpoint({ summary: "Delete a project snippet", access: "write", params: projectSnippetParams, makesRoom: true }, async ({ c, principal, params }) => {
   const { snippet } = await writableProjectSnippet(principal, params.id, params.snippet_id);
   await deleteSnippet(snippet);
   return c.body(null, 204);

@@ -6,7 +6,7 @@ import { deleteProject, visibleProject } from "../domain/projects.js";
 import { projectParams } from "./schemas.js";
 
 /** Owner or admin; 202 as GitLab. Deletion is immediate here (no delayed-deletion grace period). */
-export const endpoint = defineEndpoint({ summary: "Delete a project", access: "write", params: projectParams }, async ({ c, principal, params }) => {
+export const endpoint = defineEndpoint({ summary: "Delete a project", access: "write", params: projectParams, makesRoom: true }, async ({ c, principal, params }) => {
   const { project, level } = await visibleProject(principal, params.id);
   if (level < AccessLevel.owner) throw forbidden();
   await deleteProject(project);

@@ -16,6 +16,7 @@ export const endpoint = defineEndpoint(
     summary: "Delete a user (admin)",
     access: "write",
     admin: true,
+    makesRoom: true,
     params: z.object({ user_id: positiveInt() }),
     body: z.object({ hard_delete: z.optional(bool()) }),
   },
