@@ -24,7 +24,7 @@ import { freeBytes, LOW_SPACE_BYTES, STORAGE_FULL_MESSAGE } from "../../function
 import { INSUFFICIENT_STORAGE } from "../../functions/platform/http/errors.js";
 import { hashedRelativePath, replicaPaths } from "../../functions/hosting/domain/git/index.js";
 import { requestAt, unique } from "../support/api.js";
-import { mountSmallDisk, type SmallDisk } from "../support/small-disk.js";
+import { mountSmallDisk } from "../support/small-disk.js";
 
 const run = promisify(execFile);
 const TOKEN = "glpat-full-disk-test-token-0001";

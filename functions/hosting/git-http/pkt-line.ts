@@ -69,7 +69,7 @@ const NO_SPACE = /No space left on device|Disk quota exceeded/;
  * band (the answer is not side-band packets) it passes unchanged.
  */
 export async function* withStorageFullNotice(body: AsyncIterable<Buffer>, notice: string): AsyncGenerator<Buffer> {
-  let pending = Buffer.alloc(0);
+  let pending: Buffer = Buffer.alloc(0);
   let watching = true;
   for await (const chunk of body) {
     if (!watching) {
