@@ -37,11 +37,14 @@ export async function startSqs(opts: { port: number; journal?: string }): Promis
   });
   let output = "";
   let started = false;
-  // What the stand-in logs (its journal's warnings) joins the runtime's own log; until it is ready
-  // it is also kept, to explain a start that fails.
-  child.stderr?.on("data", (d: Buffer) => {
-    process.stderr.write(d);
-    if (!started) output += d;
+  let partial = "";
+  // What the stand-in logs (its journal's warnings, JSON lines of the platform log) joins the
+  // runtime's own log. Until it is ready all it writes is also kept, to explain a start that fails.
+  child.stderr?.setEncoding("utf8").on("data", (text: string) => {
+    if (!started) output += text;
+    const lines = (partial + text).split("\n");
+    partial = lines.pop() ?? "";
+    for (const line of lines) if (line.startsWith('{"level":')) process.stderr.write(`${line}\n`);
   });
   await new Promise<void>((ready, failed) => {
     const timer = setTimeout(() => failed(new Error(`the SQS stand-in did not start within 30 s:\n${output}`)), 30_000);
