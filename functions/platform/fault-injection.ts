@@ -1,8 +1,7 @@
 /**
  * A seam for fault-injection tests: a test running the code in its own process can make a named
  * point throw (or crash, or hang) — a state-machine task before or after its work, a copy once it is
- * written, a write while it holds a ref's lock, a table write or a queue send refused for want of
- * space. Nothing sets it outside tests; unset, it costs one
+ * written, a write while it holds a ref's lock. Nothing sets it outside tests; unset, it costs one
  * comparison per point.
  */
 export type FaultPhase = "before" | "after" | "copied" | "deleting" | "fence";

@@ -13,7 +13,6 @@ import { SendMessageBatchCommand, SendMessageCommand, type BatchResultErrorEntry
 import { sqsClient } from "../../platform/aws-sqs.js";
 import { resources } from "../../platform/resources.js";
 import { Unavailable } from "./problem.js";
-import { faultPoint } from "../../platform/fault-injection.js";
 
 interface Pending {
   body: string;
@@ -83,7 +82,6 @@ async function send(batch: Pending[]): Promise<void> {
     return;
   }
   try {
-    await faultPoint("ingestEnqueue", "before", batch.length);
     if (batch.length === 1) {
       await sqsClient().send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: batch[0]!.body }));
       batch[0]!.done();

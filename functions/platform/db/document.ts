@@ -6,8 +6,7 @@
  *
  * This is what `@aws-sdk/lib-dynamodb`'s document client does, without its weight in every Lambda:
  * its command wrappers and paginators (which keep Scan in every bundle) cost 7 KB per function.
- * Each call is its own export, so a bundle carries only the commands its function sends. Every
- * write passes the `tableWrite` fault point, where a test can make the table refuse it (a full disk).
+ * Each call is its own export, so a bundle carries only the commands its function sends.
  */
 import {
   BatchGetItemCommand,
@@ -37,7 +36,6 @@ import {
 } from "@aws-sdk/client-dynamodb";
 import { marshall, unmarshall, type NativeAttributeValue } from "@aws-sdk/util-dynamodb";
 import { dynamo } from "../aws.js";
-import { faultPoint } from "../fault-injection.js";
 
 /** An item, a key or a set of expression values, as plain values. */
 export type Doc = Record<string, NativeAttributeValue>;
@@ -77,17 +75,14 @@ export async function docGet(input: Plain<GetItemInput, "Key">): Promise<Native<
 }
 
 export async function docPut(input: Plain<PutItemInput, "Item" | "ExpressionAttributeValues">): Promise<void> {
-  await faultPoint("tableWrite", "before", input);
   await dynamo().send(new PutItemCommand(marshalled(input)));
 }
 
 export async function docDelete(input: Plain<DeleteItemInput, "Key" | "ExpressionAttributeValues">): Promise<Native<DeleteItemOutput, "Attributes">> {
-  await faultPoint("tableWrite", "before", input);
   return unmarshalled(await dynamo().send(new DeleteItemCommand(marshalled(input))));
 }
 
 export async function docUpdate(input: Plain<UpdateItemInput, "Key" | "ExpressionAttributeValues">): Promise<Native<UpdateItemOutput, "Attributes">> {
-  await faultPoint("tableWrite", "before", input);
   return unmarshalled(await dynamo().send(new UpdateItemCommand(marshalled(input))));
 }
 
@@ -117,7 +112,6 @@ export type DocWriteRequest = { PutRequest: { Item: Doc } } | { DeleteRequest: {
 export async function docBatchWrite(input: { RequestItems: Record<string, DocWriteRequest[]> }): Promise<{
   UnprocessedItems?: Record<string, DocWriteRequest[]>;
 }> {
-  await faultPoint("tableWrite", "before", input);
   const out = await dynamo().send(
     new BatchWriteItemCommand({
       RequestItems: mapValues(input.RequestItems, (writes) =>
@@ -143,7 +137,6 @@ export interface DocTransactItem {
 }
 
 export async function docTransactWrite(input: { TransactItems: DocTransactItem[] }): Promise<void> {
-  await faultPoint("tableWrite", "before", input);
   const items = input.TransactItems.map((item) => mapValues(item as Record<string, object>, (part) => marshalled<object>(part)));
   await dynamo().send(new TransactWriteItemsCommand({ TransactItems: items as TransactWriteItem[] }));
 }
