@@ -234,14 +234,9 @@ function configureEnvironment(opts: RuntimeOptions, dataDir: string, endpoints: 
   env.AWS_ENDPOINT_URL_SQS = endpoints.sqs;
   env.AWS_ENDPOINT_URL_SFN = endpoints.sfn;
   env.FORGELINE_DATA_DIR = dataDir;
-  // A table on the data folder's disk, and the room kept back there for deletions (`out-of-space.ts`, `space-reserve.ts`).
-  if (opts.persistent) {
-    env.FORGELINE_LOCAL_TABLE_DIR = join(dataDir, "dynamodb");
-    env.FORGELINE_LOCAL_SPACE_RESERVE = join(dataDir, "space-reserve");
-  } else {
-    delete env.FORGELINE_LOCAL_TABLE_DIR;
-    delete env.FORGELINE_LOCAL_SPACE_RESERVE;
-  }
+  // The room kept back in the data folder for deletions (`space-reserve.ts`), with a table on disk.
+  if (opts.persistent) env.FORGELINE_LOCAL_SPACE_RESERVE = join(dataDir, "space-reserve");
+  else delete env.FORGELINE_LOCAL_SPACE_RESERVE;
   env.SST_RESOURCE_Main = JSON.stringify({ name: TABLE });
   if (opts.config) env.FORGELINE_CONFIG_JSON = JSON.stringify(opts.config);
   else if (!env.FORGELINE_CONFIG && !env.FORGELINE_CONFIG_JSON) {

@@ -8,7 +8,6 @@ import { getItem, isConditionFailure, nextId, pad, putItem, queryPage, updateIte
 import { allTokensIndex, tokenKey, tokensOfUserIndex } from "./keys.js";
 import { forgetCachedToken } from "./principal-cache.js";
 import { isOutOfSpace } from "../../platform/out-of-space.js";
-import { log } from "../../platform/log.js";
 
 export const SCOPES = ["api", "read_api", "read_user", "read_repository", "write_repository", "sudo"] as const;
 export type Scope = (typeof SCOPES)[number];
@@ -107,8 +106,7 @@ export async function recordTokenUse(record: TokenRecord, now = new Date()): Pro
   } catch (err) {
     // Another request recorded it first; or the disk is full, where a read must still be served
     // and the request that makes room (a deletion) must not fail on this note before it starts.
-    if (isOutOfSpace(err)) log.warn("token use not recorded: out of space", { tokenId: record.id });
-    else if (!isConditionFailure(err)) throw err;
+    if (!isConditionFailure(err) && !isOutOfSpace(err)) throw err;
   }
 }
 

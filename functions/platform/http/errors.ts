@@ -6,8 +6,6 @@
  * GitLab shapes (`/api/v4`): `{"message":"401 Unauthorized"}`, `{"error":"name is missing"}`,
  * `{"message":{"field":["is invalid"]}}`.
  */
-import { STORAGE_FULL_MESSAGE } from "../out-of-space.js";
-
 export class ApiError extends Error {
   constructor(
     readonly status: number,
@@ -33,5 +31,6 @@ export const validationError = (fields: Record<string, string[]>) => new ApiErro
 export const conflict = (message: string) => new ApiError(409, { message });
 export const tooLarge = () => new ApiError(413, { message: "413 Request Entity Too Large" });
 /** The disk a write needed is full (`out-of-space.ts`): WebDAV's 507, which says the request may succeed later. */
-export const INSUFFICIENT_STORAGE = `507 Insufficient Storage: ${STORAGE_FULL_MESSAGE}`;
+/** `STORAGE_FULL_MESSAGE` (`out-of-space.ts`) after the status, spelt out: every bundle carries this one string alone. */
+export const INSUFFICIENT_STORAGE = "507 Insufficient Storage: The storage is full. Try again once space is freed.";
 export const insufficientStorage = () => new ApiError(507, { message: INSUFFICIENT_STORAGE });
