@@ -2,12 +2,15 @@
  * Room kept back so that an administrator can always make room. On a 100 % full disk even a
  * deletion fails: DynamoDB Local must write (SQLite's journal, a page) to delete an item, and the
  * storage-move and queue stand-ins write their state too. So the local runtime keeps a file of
- * `RESERVE_BYTES` in the data folder (`FORGELINE_LOCAL_SPACE_RESERVE`), and what frees space —
- * deletions and storage moves — runs with `withReservedSpace`: the file is removed first when the
- * disk is nearly full, or when the operation failed for space (which it then runs once more). The
- * runtime grows the file back as space returns (`replenishReserve`), before ordinary writes can
- * take that space. Without the variable (AWS, a runtime whose table is in memory) there is no
- * reserve and the operation just runs.
+ * `RESERVE_BYTES` in the data folder (`FORGELINE_LOCAL_SPACE_RESERVE`), and what frees space (the
+ * deletion endpoints, the group-deletion job, the storage-move tasks) runs with
+ * `withReservedSpace`: the file is removed first when the disk is nearly full, or when the
+ * operation failed for space (which it then runs once more). The runtime grows the file back as
+ * space returns (`replenishReserve`), before ordinary writes can take that space. Without the
+ * variable (AWS, a runtime whose table is in memory) there is no reserve and the operation just runs.
+ *
+ * Scheduling a move does not take the reserve (the schedulers' bundles have no room for it): on a
+ * full data folder, delete something first; moves already running finish, their tasks take it.
  */
 import { closeSync, openSync, rmSync, statSync, writeSync } from "node:fs";
 import { randomBytes } from "node:crypto";

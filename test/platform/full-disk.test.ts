@@ -6,10 +6,11 @@
  *
  * The data folder is a small tmpfs filled for real where the test can mount one (as root, as CI
  * runs): DynamoDB Local, the queue journal and the repositories then meet a real full disk. Where
- * it cannot, the folder is an ordinary temporary one and the fault points refuse every table write
- * and queue send with ENOSPC for as long as the space reserve is there, as on a disk whose last
- * free bytes are the reserve (`platform/space-reserve.ts`). `FORGELINE_TEST_NO_MOUNT=1` chooses
- * that fallback where mounting works too.
+ * it cannot, the folder is an ordinary temporary one and the handlers' own table and queue clients
+ * (this process's) refuse every write with ENOSPC, as the table's launcher and the journal would,
+ * for as long as the space reserve is there: a disk whose last free bytes are the reserve
+ * (`platform/space-reserve.ts`). `FORGELINE_TEST_NO_MOUNT=1` chooses that fallback where mounting
+ * works too.
  */
 import { describe, it, expect, beforeAll, afterAll } from "vitest";
 import { execFile } from "node:child_process";
@@ -19,9 +20,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { startRuntime, defaultLocalConfig, type Runtime } from "../../local/runtime.js";
-import { injectFaults } from "../../functions/platform/fault-injection.js";
+import { dynamo } from "../../functions/platform/aws.js";
+import { sqsClient } from "../../functions/platform/aws-sqs.js";
 import { freeBytes, LOW_SPACE_BYTES, STORAGE_FULL_MESSAGE } from "../../functions/platform/out-of-space.js";
-import { INSUFFICIENT_STORAGE } from "../../functions/platform/http/errors.js";
 import { hashedRelativePath, replicaPaths } from "../../functions/hosting/domain/git/index.js";
 import { requestAt, unique } from "../support/api.js";
 import { mountSmallDisk } from "../support/small-disk.js";
@@ -46,19 +47,27 @@ async function waitFor(done: () => boolean | Promise<boolean>, what: string) {
   throw new Error(`timed out waiting for ${what}`);
 }
 
+const WRITES = /^(PutItem|UpdateItem|DeleteItem|BatchWriteItem|TransactWriteItems|SendMessage|SendMessageBatch)Command$/;
+type Client = { send: (command: object, ...rest: unknown[]) => Promise<unknown> };
+const refusing = new Map<Client, Client["send"]>();
+
 /** Fills the data folder: for real, or by refusing writes while the reserve stands for the last free bytes. */
 async function fill() {
   await waitFor(() => existsSync(reserve), "the space reserve");
   if (small) return small.fill();
-  const refuse = (point: string) => {
-    if ((point === "tableWrite" || point === "ingestEnqueue") && existsSync(reserve)) throw Object.assign(new Error("ENOSPC: no space left on device, write"), { code: "ENOSPC" });
-  };
-  injectFaults(refuse);
+  for (const client of [dynamo(), sqsClient()] as Client[]) {
+    if (refusing.has(client)) continue;
+    const send = client.send.bind(client);
+    refusing.set(client, client.send);
+    client.send = (command, ...rest) =>
+      WRITES.test(command.constructor.name) && existsSync(reserve) ? Promise.reject(Object.assign(new Error("ENOSPC: no space left on device, write"), { code: "ENOSPC" })) : send(command, ...rest);
+  }
 }
 
 function empty() {
-  if (small) small.empty();
-  else injectFaults(undefined);
+  if (small) return small.empty();
+  for (const [client, send] of refusing) client.send = send;
+  refusing.clear();
 }
 
 let runtime: Runtime;
@@ -107,7 +116,7 @@ async function errorCounts(ui: string): Promise<Record<string, number>> {
 
 const expect507 = (res: { status: number; body: unknown; text: string }) => {
   expect(res.status, res.text).toBe(507);
-  expect(res.body).toEqual({ message: INSUFFICIENT_STORAGE });
+  expect(res.body).toEqual({ message: `507 Insufficient Storage: ${STORAGE_FULL_MESSAGE}` });
 };
 
 let project: { id: number; http_url_to_repo: string; path_with_namespace: string };
@@ -143,7 +152,7 @@ beforeAll(async () => {
 }, 300_000);
 
 afterAll(async () => {
-  injectFaults(undefined);
+  empty();
   await runtime?.stop();
   await small?.unmount();
   rmSync(work, { recursive: true, force: true });

@@ -3,6 +3,7 @@ import { defineEndpoint } from "../../platform/http/endpoint.js";
 import { lambda } from "../../platform/http/lambda.js";
 import { bool, positiveInt } from "../../platform/http/params.js";
 import { notFound } from "../../platform/http/errors.js";
+import { withReservedSpace } from "../../platform/space-reserve.js";
 import { findUser } from "../../identity/domain/users.js";
 import { removeUser } from "../domain/user-removal.js";
 
@@ -16,14 +17,13 @@ export const endpoint = defineEndpoint(
     summary: "Delete a user (admin)",
     access: "write",
     admin: true,
-    makesRoom: true,
     params: z.object({ user_id: positiveInt() }),
     body: z.object({ hard_delete: z.optional(bool()) }),
   },
   async ({ c, params, body }) => {
     const user = await findUser(params.user_id);
     if (!user) throw notFound("User");
-    await removeUser(user, { hardDelete: body.hard_delete ?? false });
+    await withReservedSpace(() => removeUser(user, { hardDelete: body.hard_delete ?? false })); // how room is made: with the space reserve
     return c.body(null, 204);
   },
 );

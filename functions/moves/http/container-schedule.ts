@@ -17,7 +17,6 @@ export const scheduleContainerStorageMove = (kind: MoveKind) =>
       summary: `Schedule a repository storage move for a ${kind}`,
       access: "write",
       admin: true,
-      makesRoom: true,
       status: 201,
       params: z.object({ id: idOrPath() }),
       // GitLab clients (e.g. @gitbeaker/rest) also send the source storage and the container id in the

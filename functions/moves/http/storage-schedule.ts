@@ -14,7 +14,6 @@ export const scheduleStorageMoves = (kind: MoveKind) =>
       summary: `Schedule moves of every ${kind} repository on a storage`,
       access: "write",
       admin: true,
-      makesRoom: true,
       status: 202,
       body: z.object({ source_storage_name: storageName(), destination_storage_name: z.optional(storageName()) }),
     },

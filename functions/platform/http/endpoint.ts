@@ -8,7 +8,6 @@ import * as z from "zod/mini";
 import { $ZodObject, type $ZodType as ZodType } from "zod/v4/core";
 import { ApiError, forbidden, paramError, unauthorized } from "./errors.js";
 import { parseFormParams } from "./form.js";
-import { withReservedSpace } from "../space-reserve.js";
 import { authenticate, insufficientScope, type Principal } from "../../identity/domain/auth.js";
 import { enforceApiThrottle } from "../../identity/domain/throttle.js";
 
@@ -30,11 +29,6 @@ export interface EndpointSpec<P extends z.core.$ZodType, Q extends z.core.$ZodTy
   body?: B;
   /** Status of a successful answer when the handler returns a plain value. */
   status?: number;
-  /**
-   * A deletion or a move, which an administrator uses to free space: it runs with the data
-   * folder's space reserve (`platform/space-reserve.ts`), so it works on a full disk.
-   */
-  makesRoom?: boolean;
 }
 
 export interface Request<P, Q, B, Auth> {
@@ -135,8 +129,13 @@ export function defineEndpoint<
         const merged = { ...fromQuery, ...(await readBody(c)) };
         parsedBody = z.parse(body, merged);
       }
-      const request = { c, principal: principal as never, params: params as never, query: query as never, body: parsedBody as never };
-      const result = spec.makesRoom ? await withReservedSpace(() => serve(request)) : await serve(request);
+      const result = await serve({
+        c,
+        principal: principal as never,
+        params: params as never,
+        query: query as never,
+        body: parsedBody as never,
+      });
       if (result instanceof Response) return result;
       return c.json(result as object, (spec.status ?? 200) as 200);
     },
