@@ -70,7 +70,11 @@ export function compiledLauncher(java: string, jars = jarDir()): string | undefi
   }
 }
 
-export async function startDynamo(opts: { port: number; dataDir?: string }): Promise<DynamoStandIn> {
+/**
+ * `fullBelowBytes`: with `dataDir`, writes are refused (ENOSPC) while its disk has less usable
+ * space than this; `LOW_SPACE_BYTES` unless a test says otherwise.
+ */
+export async function startDynamo(opts: { port: number; dataDir?: string; fullBelowBytes?: number }): Promise<DynamoStandIn> {
   const java = javaCommand();
   const dir = jarDir();
   const compiled = compiledLauncher(java, dir);
@@ -82,7 +86,7 @@ export async function startDynamo(opts: { port: number; dataDir?: string }): Pro
     "-XX:+UseSerialGC",
     `-Djava.library.path=${join(dir, "DynamoDBLocal_lib")}`,
     // Writes are refused below this much usable space under -dbPath (LoopbackDynamoDB.java).
-    `-Dforgeline.fullBelowBytes=${LOW_SPACE_BYTES}`,
+    `-Dforgeline.fullBelowBytes=${opts.fullBelowBytes ?? LOW_SPACE_BYTES}`,
     "-Xmx512m",
     "-cp",
     compiled ? [join(dir, "DynamoDBLocal.jar"), compiled].join(delimiter) : join(dir, "DynamoDBLocal.jar"),
