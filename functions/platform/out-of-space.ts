@@ -13,7 +13,7 @@ import { statfsSync } from "node:fs";
 /** Below this much free space a disk counts as full: the table, the queue and pushes take no more writes. */
 export const LOW_SPACE_BYTES = 4 * 1024 * 1024;
 
-/** What every surface says, in its own format: what happened (nothing was written), and what would help. */
+/** What every surface says, in its own format: what is wrong, and what would help. */
 export const STORAGE_FULL_MESSAGE = "The storage is full. Try again once space is freed.";
 
 /** A write that did not reach the disk whole for want of space (a short write), as the file system's own error would say. */

@@ -80,7 +80,10 @@ export function renderError(c: Context, err: unknown): Response {
   return renderStatus(c, surface, 500, "500 Internal Server Error");
 }
 
-/** A failure in the request's own surface format, with its headers (413: GitLab's `{"message":"413 Request Entity Too Large"}` or SIU's envelope). */
+/**
+ * A failure in the request's own surface format, with the surface's headers (a 413: GitLab's
+ * `{"message":"413 Request Entity Too Large"}`, or SIU's envelope).
+ */
 function renderFor(c: Context, code: number, message: string): Response {
   const surface = surfaceOf(c.req.path);
   surfaceHeaders(c, surface);

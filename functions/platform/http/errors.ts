@@ -30,7 +30,10 @@ export const paramError = (text: string) => new ApiError(400, { error: text });
 export const validationError = (fields: Record<string, string[]>) => new ApiError(400, { message: fields });
 export const conflict = (message: string) => new ApiError(409, { message });
 export const tooLarge = () => new ApiError(413, { message: "413 Request Entity Too Large" });
-/** The disk a write needed is full (`out-of-space.ts`): WebDAV's 507, which says the request may succeed later. */
-/** `STORAGE_FULL_MESSAGE` (`out-of-space.ts`) after the status, spelt out: every bundle carries this one string alone. */
+/**
+ * The disk a write needed is full (`out-of-space.ts`): WebDAV's 507, which says the request may
+ * succeed later. Its message is `STORAGE_FULL_MESSAGE` after the status, spelt out, so that every
+ * bundle carries this one string alone.
+ */
 export const INSUFFICIENT_STORAGE = "507 Insufficient Storage: The storage is full. Try again once space is freed.";
 export const insufficientStorage = () => new ApiError(507, { message: INSUFFICIENT_STORAGE });
