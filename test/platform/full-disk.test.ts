@@ -189,7 +189,7 @@ describe(`a full data folder (${mode})`, () => {
       expect((await git(["reset", "-q", "--hard", "HEAD~1"], clone)).ok).toBe(true);
       small.fill();
     }
-  });
+  }, 120_000);
 
   it("answers the collector 503 with Retry-After, never 200", async () => {
     for (let i = 0; i < 3; i++) {
@@ -265,5 +265,5 @@ describe(`once space returns (${mode})`, () => {
     const counts = await errorCounts(ui);
     expect(counts["sent before the disk filled"]).toBe(acknowledged.events.before);
     expect(counts["sent once space returned"]).toBe(acknowledged.events.after);
-  });
+  }, 300_000);
 });
