@@ -39,8 +39,9 @@ const reserve = join(dataDir, "space-reserve");
 /** The disk's free space and the reserve's size: what deleting gives back, whichever of the two holds it. */
 const room = () => (freeBytes(dataDir) ?? 0) + (statSync(reserve, { throwIfNoEntry: false })?.size ?? 0);
 
+/** Polls until `done`, for up to two minutes (a loaded machine). */
 async function waitFor(done: () => boolean | Promise<boolean>, what: string) {
-  for (let i = 0; i < 300; i++) {
+  for (let i = 0; i < 1200; i++) {
     if (await done()) return;
     await new Promise((r) => setTimeout(r, 100));
   }
