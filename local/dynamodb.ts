@@ -3,7 +3,8 @@
  * dynalite because the write path and the storage moves need transactions and conditional writes,
  * which dynalite lacks. It has no bind option and would listen on every interface, so it is started
  * through `LoopbackDynamoDB.java`, which binds its connector to 127.0.0.1 (like everything else the
- * local runtime starts). It does not delete expired TTL items, so readers filter on `expireAt`.
+ * local runtime starts); with its database on disk, the launcher also refuses writes on a nearly full
+ * disk with ENOSPC. It does not delete expired TTL items, so readers filter on `expireAt`.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -20,6 +21,7 @@ import {
 import { tableDefinition } from "../functions/platform/db/table.js";
 import { javaCommand, PrerequisiteError } from "./prerequisites.js";
 import { stopChild } from "./child.js";
+import { LOW_SPACE_BYTES } from "../functions/platform/out-of-space.js";
 
 export interface DynamoStandIn {
   endpoint: string;
@@ -68,7 +70,11 @@ export function compiledLauncher(java: string, jars = jarDir()): string | undefi
   }
 }
 
-export async function startDynamo(opts: { port: number; dataDir?: string }): Promise<DynamoStandIn> {
+/**
+ * `fullBelowBytes`: with `dataDir`, writes are refused (ENOSPC) while its disk has less usable
+ * space than this; `LOW_SPACE_BYTES` unless a test says otherwise.
+ */
+export async function startDynamo(opts: { port: number; dataDir?: string; fullBelowBytes?: number }): Promise<DynamoStandIn> {
   const java = javaCommand();
   const dir = jarDir();
   const compiled = compiledLauncher(java, dir);
@@ -79,6 +85,8 @@ export async function startDynamo(opts: { port: number; dataDir?: string }): Pro
     "-XX:TieredStopAtLevel=1",
     "-XX:+UseSerialGC",
     `-Djava.library.path=${join(dir, "DynamoDBLocal_lib")}`,
+    // Writes are refused below this much usable space under -dbPath (LoopbackDynamoDB.java).
+    `-Dforgeline.fullBelowBytes=${opts.fullBelowBytes ?? LOW_SPACE_BYTES}`,
     "-Xmx512m",
     "-cp",
     compiled ? [join(dir, "DynamoDBLocal.jar"), compiled].join(delimiter) : join(dir, "DynamoDBLocal.jar"),

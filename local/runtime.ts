@@ -24,11 +24,14 @@ import { HOOK_DELIVERY_ATTEMPTS } from "../stacks/plan.js";
 import { startIsolatedFunctions, type IsolatedFunctions, type IsolatedOptions } from "./isolated/index.js";
 import { instanceConfig, resetInstanceConfig } from "../functions/platform/config.js";
 import { describeError, log } from "../functions/platform/log.js";
+import { replenishReserve } from "../functions/platform/space-reserve.js";
 
 export const TABLE = "forgeline-main";
 export const INGEST_QUEUE = "forgeline-ingest";
 export const HOOK_QUEUE = "forgeline-hooks";
 export const STORAGE_MOVE_ASL = resolve(import.meta.dirname, "../functions/moves/storage-move.asl.json");
+/** How often the space reserve is grown back towards its size once the disk has room again. */
+const RESERVE_CHECK_MS = 5_000;
 
 export interface RuntimeOptions {
   dataDir: string;
@@ -103,6 +106,12 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
     stops.push(() => sfn.stop());
 
     configureEnvironment(opts, dataDir, { dynamo: dynamo.endpoint, sqs: sqsStandIn.endpoint, sfn: sfn.endpoint });
+    if (opts.persistent) {
+      replenishReserve();
+      const reserveTimer = setInterval(replenishReserve, RESERVE_CHECK_MS);
+      reserveTimer.unref();
+      stops.push(async () => clearInterval(reserveTimer));
+    }
     createStorageFolders();
     const credentials = { accessKeyId: "local", secretAccessKey: "local" };
     await ensureTable(new DynamoDBClient({ endpoint: dynamo.endpoint, region: "us-east-1", credentials }), TABLE);
@@ -228,6 +237,9 @@ function configureEnvironment(opts: RuntimeOptions, dataDir: string, endpoints: 
   env.AWS_ENDPOINT_URL_SQS = endpoints.sqs;
   env.AWS_ENDPOINT_URL_SFN = endpoints.sfn;
   env.FORGELINE_DATA_DIR = dataDir;
+  // The room kept back in the data folder for deletions (`space-reserve.ts`), with a table on disk.
+  if (opts.persistent) env.FORGELINE_LOCAL_SPACE_RESERVE = join(dataDir, "space-reserve");
+  else delete env.FORGELINE_LOCAL_SPACE_RESERVE;
   env.SST_RESOURCE_Main = JSON.stringify({ name: TABLE });
   if (opts.config) env.FORGELINE_CONFIG_JSON = JSON.stringify(opts.config);
   else if (!env.FORGELINE_CONFIG && !env.FORGELINE_CONFIG_JSON) {

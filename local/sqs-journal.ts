@@ -11,14 +11,23 @@
  *   runtime creates its queues on every start). Each new send is recorded before the old entry is
  *   dropped, so a crash during recovery loses nothing either.
  *
+ * - On a nearly full disk (`out-of-space.ts`) sends are refused before anything is written.
+ * - A record reaches the file whole or not at all: a write that falls short (a full disk takes part
+ *   of it, then refuses the rest) is cut back off the file and fails the request, so no half line is
+ *   left for the next record to be glued to, and nothing is acknowledged that is not on disk. A
+ *   torn last record found at start (a crash in the middle of an append) was never acknowledged:
+ *   it is dropped, with a log line.
+ *
  * Redelivery, not exactly-once: a message processed but not yet deleted when the process died comes
  * again, as SQS itself may redeliver; the consumers are idempotent by event id. A message fauxqs had
  * moved to the dead-letter queue comes back on its source queue (that move happens inside fauxqs)
  * and reaches the dead-letter queue again if it keeps failing. Standard queues only (no FIFO fields).
  */
-import { closeSync, existsSync, fdatasync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeSync } from "node:fs";
+import { closeSync, existsSync, fdatasync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
 import { promisify } from "node:util";
+import { describeError, log } from "../functions/platform/log.js";
+import { isLowOnSpace, OutOfSpaceError } from "../functions/platform/out-of-space.js";
 
 type Attributes = Record<string, unknown>;
 interface Message {
@@ -29,6 +38,18 @@ interface Message {
 type Entry = { put: string; id: string; body: string; attributes?: Attributes } | { del: string } | { drop: string };
 
 const syncData = promisify(fdatasync);
+
+/** `fs.writeSync`'s shape: how many of `length` bytes from `offset` it wrote (a full disk may take fewer). */
+export type WriteFn = (fd: number, data: Buffer, offset: number, length: number) => number;
+
+/** Writes all of `data`, or throws: a write that makes no progress means the disk is full. */
+function writeWhole(write: WriteFn, fd: number, data: Buffer): void {
+  for (let done = 0; done < data.length; ) {
+    const written = write(fd, data, done, data.length - done);
+    if (written <= 0) throw new OutOfSpaceError(`the queue journal took ${done} of ${data.length} bytes`);
+    done += written;
+  }
+}
 
 /** Rewrite the file once it holds this many entries and four times as many as live messages. */
 const COMPACT_AFTER = 1000;
@@ -45,21 +66,36 @@ export class QueueJournal {
   private syncing: Promise<void> | undefined;
   private queued: Promise<void> | undefined;
 
-  constructor(private readonly file: string) {
+  /** The file's length: where the next record goes, and where a record that fell short is cut back to. */
+  private size = 0;
+
+  constructor(
+    private readonly file: string,
+    private readonly write: WriteFn = writeSync,
+  ) {
     mkdirSync(dirname(file), { recursive: true });
-    if (existsSync(file)) {
-      for (const line of readFileSync(file, "utf8").split("\n")) {
-        if (!line) continue;
-        try {
-          this.apply(JSON.parse(line) as Entry);
-        } catch {
-          // Only the last line can be torn (a crash mid-append); its response never left.
-        }
-      }
-    }
-    for (const [id, m] of this.live) this.recovered.set(m.queue, [...(this.recovered.get(m.queue) ?? []), { id, ...m }]);
+    const whole = existsSync(file) ? this.load() : 0;
     this.fd = openSync(file, "a");
+    ftruncateSync(this.fd, whole); // a torn last record goes, so the next one starts a line
+    this.size = whole;
+    for (const [id, m] of this.live) this.recovered.set(m.queue, [...(this.recovered.get(m.queue) ?? []), { id, ...m }]);
     this.compact();
+  }
+
+  /** Applies the file's records; returns the length of its whole lines (all of it, unless the last was torn). */
+  private load(): number {
+    const text = readFileSync(this.file);
+    const end = text.lastIndexOf(0x0a) + 1;
+    if (end < text.length) log.warn("queue journal: dropped a torn last record (cut short by a crash or a full disk, never acknowledged)", { file: this.file, bytes: text.length - end });
+    text.subarray(0, end).toString("utf8").split("\n").forEach((line, i) => {
+      if (!line) return;
+      try {
+        this.apply(JSON.parse(line) as Entry);
+      } catch {
+        log.warn("queue journal: skipped an unreadable record", { file: this.file, line: i + 1 });
+      }
+    });
+    return end;
   }
 
   /** Messages of `queue` that an earlier process accepted and never saw deleted; each is handed out once. */
@@ -70,6 +106,9 @@ export class QueueJournal {
   }
 
   sent(queue: string, id: string, body: string, attributes?: Attributes): void {
+    // A nearly full disk takes no new messages (the sender hears an error and tries again later), as
+    // the table takes no writes then: what is left is for deletions, which free space.
+    if (isLowOnSpace(dirname(this.file))) throw new OutOfSpaceError("the disk under the queue journal is full");
     this.record([{ put: queue, id, body, ...(attributes && Object.keys(attributes).length ? { attributes } : {}) }]);
   }
 
@@ -86,11 +125,11 @@ export class QueueJournal {
   deleted(receiptHandles: string[]): void {
     const ids = receiptHandles.flatMap((h) => {
       const id = this.handles.get(h);
-      this.handles.delete(h);
       return id && this.latestHandle.get(id) === h && this.live.has(id) ? [id] : [];
     });
+    this.record(ids.map((id) => ({ del: id }))); // kept if this throws: the consumer may delete again
+    receiptHandles.forEach((h) => this.handles.delete(h));
     ids.forEach((id) => this.latestHandle.delete(id));
-    this.record(ids.map((id) => ({ del: id })));
   }
 
   /** Drops an earlier process's message once it has been sent again. */
@@ -128,11 +167,28 @@ export class QueueJournal {
     if (!this.queued && this.entries > COMPACT_AFTER && this.entries > 4 * this.live.size) this.compact();
   }
 
+  /** Appends `entries` whole, or throws with the file as it was (and the request then fails). */
   private record(entries: Entry[]): void {
     if (entries.length === 0) return;
+    const data = Buffer.from(entries.map((e) => JSON.stringify(e)).join("\n") + "\n");
+    try {
+      writeWhole(this.write, this.fd, data);
+    } catch (err) {
+      this.cutBack();
+      throw err;
+    }
+    this.size += data.length;
     entries.forEach((e) => this.apply(e));
-    writeSync(this.fd, entries.map((e) => JSON.stringify(e)).join("\n") + "\n");
     this.entries += entries.length;
+  }
+
+  /** Removes what a failed append left after the last whole record (shortening a file needs no space). */
+  private cutBack(): void {
+    try {
+      ftruncateSync(this.fd, this.size);
+    } catch (err) {
+      log.error("queue journal: a partial record could not be cut back", { file: this.file, ...describeError(err) });
+    }
   }
 
   private apply(entry: Entry): void {
@@ -141,20 +197,34 @@ export class QueueJournal {
     else for (const [id, m] of this.live) if (m.queue === entry.drop) this.live.delete(id);
   }
 
-  /** Rewrites the file with the live messages only (written aside, synced, then renamed over it). */
+  /**
+   * Rewrites the file with the live messages only (written aside, synced, then renamed over it).
+   * On a disk too full for the copy the journal stays as it is, and keeps growing until there is room.
+   */
   private compact(): void {
     const tmp = `${this.file}.tmp`;
-    const fd = openSync(tmp, "w");
     const lines = [...this.live].map(([id, m]) => JSON.stringify({ put: m.queue, id, body: m.body, ...(m.attributes ? { attributes: m.attributes } : {}) }));
-    if (lines.length) writeSync(fd, lines.join("\n") + "\n");
-    fsyncSync(fd);
-    closeSync(fd);
-    renameSync(tmp, this.file);
+    const data = Buffer.from(lines.length ? lines.join("\n") + "\n" : "");
+    try {
+      const fd = openSync(tmp, "w");
+      try {
+        writeWhole(this.write, fd, data);
+        fsyncSync(fd);
+      } finally {
+        closeSync(fd);
+      }
+      renameSync(tmp, this.file);
+    } catch (err) {
+      rmSync(tmp, { force: true });
+      log.warn("queue journal: not compacted", { file: this.file, ...describeError(err) });
+      return;
+    }
     const dir = openSync(dirname(this.file), "r"); // the rename itself reaches the disk
     fsyncSync(dir);
     closeSync(dir);
     closeSync(this.fd);
     this.fd = openSync(this.file, "a");
+    this.size = data.length;
     this.entries = lines.length;
     for (const [handle, id] of this.handles) if (!this.live.has(id)) this.handles.delete(handle);
     for (const id of this.latestHandle.keys()) if (!this.live.has(id)) this.latestHandle.delete(id);

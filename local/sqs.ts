@@ -36,7 +36,16 @@ export async function startSqs(opts: { port: number; journal?: string }): Promis
     stdio: ["pipe", "pipe", "pipe"],
   });
   let output = "";
-  child.stderr?.on("data", (d) => (output += d));
+  let started = false;
+  let partial = "";
+  // What the stand-in logs (its journal's warnings, JSON lines of the platform log) joins the
+  // runtime's own log. Until it is ready all it writes is also kept, to explain a start that fails.
+  child.stderr?.setEncoding("utf8").on("data", (text: string) => {
+    if (!started) output += text;
+    const lines = (partial + text).split("\n");
+    partial = lines.pop() ?? "";
+    for (const line of lines) if (line.startsWith('{"level":')) process.stderr.write(`${line}\n`);
+  });
   await new Promise<void>((ready, failed) => {
     const timer = setTimeout(() => failed(new Error(`the SQS stand-in did not start within 30 s:\n${output}`)), 30_000);
     child.stdout?.on("data", (d) => {
@@ -51,6 +60,7 @@ export async function startSqs(opts: { port: number; journal?: string }): Promis
       failed(new Error(`the SQS stand-in exited (${code}):\n${output}`));
     });
   });
+  started = true;
   child.removeAllListeners("exit");
   return {
     endpoint: `http://127.0.0.1:${opts.port}`,

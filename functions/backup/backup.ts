@@ -26,6 +26,7 @@ import { decodeItem, describeTable, encodeItem, getRawItem, keyId, keyOf, scanTa
 import { isInstallationKey } from "./restore-marker.js";
 import { TarWriter, type WrittenEntry } from "./tar-writer.js";
 import { mapConcurrently } from "../platform/concurrency.js";
+import { OutOfSpaceError } from "../platform/out-of-space.js";
 
 export interface BackupOptions {
   file: string;
@@ -84,7 +85,9 @@ export async function backup(opts: BackupOptions): Promise<BackupSummary> {
           if (isOpenMove(item)) openMoves.push(item);
         }
         // One append per page: O_APPEND makes each write atomic, so segments never interleave lines.
-        if (items.length) await spoolFile.write(items.map((i) => encodeItem(i) + "\n").join(""));
+        // An append a full disk cuts short would leave half a line for the next page to join: the backup fails instead.
+        const page = Buffer.from(items.map((i) => encodeItem(i) + "\n").join(""));
+        if (page.length && (await spoolFile.write(page)).bytesWritten !== page.length) throw new OutOfSpaceError("the table snapshot did not fit on the disk");
         progress.update((scanned += items.length));
       }, { segments: Math.min(16, Math.max(4, Math.ceil(table.sizeBytes / 2 ** 28))) });
     } finally {

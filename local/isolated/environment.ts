@@ -3,6 +3,7 @@
  * - its links (`linksOf` in stacks/plan.ts), as SST passes them: `SST_RESOURCE_<Name>` JSON;
  * - its variables (`environmentOf`): the ingest URL (locally, this server) and the secret key;
  * - `FORGELINE_CONFIG_JSON` (every function), with the storage paths resolved;
+ * - where the data folder's space reserve is, when the table is on disk;
  * - what Lambda's runtime sets: region, credentials, `TZ`, `PATH` (and, on a Node older than
  *   Lambda's, the switch that keeps the AWS SDK's version warning to the runtime's one notice);
  * - an SDK endpoint per service: the stand-in for a linked one, and for an unlinked one a loopback
@@ -50,6 +51,9 @@ export function functionEnvironment(module: string, kind: FunctionKind, src: Env
   for (const [name, value] of Object.entries(parent)) {
     if (value !== undefined && (name === "LOG_LEVEL" || (name.startsWith("FORGELINE_") && !NOT_PASSED.test(name)))) env[name] = value;
   }
+  // The space kept back in the data folder (`platform/space-reserve.ts`): a fact of this machine,
+  // which a deployment does not have.
+  if (parent.FORGELINE_LOCAL_SPACE_RESERVE) env.FORGELINE_LOCAL_SPACE_RESERVE = parent.FORGELINE_LOCAL_SPACE_RESERVE;
   for (const link of linksOf(module, kind)) {
     const value =
       link === "BootstrapAdminToken"

@@ -1,11 +1,13 @@
 /**
  * The DynamoDB stand-in's launcher is compiled once and reused: each start after the first skips
  * the in-memory compilation a source-file launch does, and the stand-in it starts still answers on
- * loopback (test/platform/loopback-listeners.test.ts checks every address the runtime binds).
+ * loopback (test/platform/loopback-listeners.test.ts checks every address the runtime binds). With
+ * its database on a nearly full disk it refuses writes as the file system would (ENOSPC).
  */
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ListTablesCommand, DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { ListTablesCommand, DynamoDBClient, PutItemCommand } from "@aws-sdk/client-dynamodb";
 import { describe, expect, it } from "vitest";
 import { compiledLauncher, startDynamo } from "../../local/dynamodb.js";
 import { javaCommand } from "../../local/prerequisites.js";
@@ -49,6 +51,23 @@ describe("DynamoDB stand-in launcher", () => {
       client.destroy();
     } finally {
       await standIn.stop();
+    }
+  });
+
+  it("refuses writes with ENOSPC, not DynamoDB Local's InternalFailure, while its disk is below the mark, and serves reads", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "forgeline-dynamodb-full-"));
+    // A mark above any disk's free space: the disk counts as full.
+    const standIn = await startDynamo({ port: await freePort(), dataDir, fullBelowBytes: Number.MAX_SAFE_INTEGER });
+    const client = new DynamoDBClient({ endpoint: standIn.endpoint, region: "us-east-1", credentials: { accessKeyId: "local", secretAccessKey: "local" } });
+    try {
+      expect((await client.send(new ListTablesCommand({}))).TableNames).toEqual([]);
+      const refused = await client.send(new PutItemCommand({ TableName: "no-such-table", Item: { pk: { S: "a" } } })).catch((err: unknown) => err);
+      // Refused before DynamoDB Local looked for the table, at once (the SDK retries no 507).
+      expect(refused).toMatchObject({ code: "ENOSPC", $metadata: { httpStatusCode: 507, attempts: 1 } });
+    } finally {
+      client.destroy();
+      await standIn.stop();
+      rmSync(dataDir, { recursive: true, force: true });
     }
   });
 });

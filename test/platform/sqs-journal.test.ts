@@ -2,9 +2,9 @@
  * The SQS stand-in's journal: messages SQS acknowledged survive a SIGKILL of the stand-in (and of
  * the whole runtime), deleted ones do not come back, and the file stays small.
  */
-import { describe, it, expect } from "vitest";
+import { describe, it, expect, vi } from "vitest";
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import {
@@ -19,7 +19,7 @@ import {
   type Message,
 } from "@aws-sdk/client-sqs";
 import { startSqs, type SqsStandIn } from "../../local/sqs.js";
-import { QueueJournal } from "../../local/sqs-journal.js";
+import { QueueJournal, type WriteFn } from "../../local/sqs-journal.js";
 import { freePort } from "../../local/ports.js";
 import { killed } from "../support/processes.js";
 import { startRuntime, defaultLocalConfig, INGEST_QUEUE } from "../../local/runtime.js";
@@ -54,6 +54,18 @@ async function restarted(journal: string, fn: (q: Awaited<ReturnType<typeof queu
   } finally {
     await standIn.stop();
   }
+}
+
+/** What is written to standard error (the log's warnings) until `stop`, one entry per line. */
+function captureStderr(): { stop: () => string[] } {
+  const spy = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
+  return {
+    stop: () => {
+      const lines = spy.mock.calls.map(([chunk]) => String(chunk)).join("").split("\n").filter(Boolean);
+      spy.mockRestore();
+      return lines;
+    },
+  };
 }
 
 async function receiveAll(client: SQSClient, url: string): Promise<Message[]> {
@@ -130,12 +142,48 @@ describe("the SQS stand-in's journal", () => {
       expect(readFileSync(journal, "utf8").trim().split("\n").map((l) => (JSON.parse(l) as { body: string }).body)).toEqual(["kept"]);
     }));
 
-  it("ignores a torn last line (a crash in the middle of an append)", () =>
+  it("drops a torn last record (a crash in the middle of an append) with a log line, and the next record starts a line of its own", () =>
     withJournal(async (file) => {
       writeFileSync(file, `${JSON.stringify({ put: "q", id: "1", body: "whole" })}\n{"put":"q","id":"2","bo`);
+      const logged = captureStderr();
       const journal = new QueueJournal(file);
+      const lines = logged.stop();
+      expect(lines.filter((l) => l.includes("dropped a torn last record"))).toHaveLength(1);
       expect(journal.takeRecovered("q").map((m) => m.body)).toEqual(["whole"]);
       expect(journal.takeRecovered("q")).toEqual([]);
+      journal.sent("q", "3", "after the restart");
+      await journal.flush();
+      journal.close();
+      const again = new QueueJournal(file);
+      expect(again.takeRecovered("q").map((m) => m.body)).toEqual(["whole", "after the restart"]);
+      again.close();
+    }));
+
+  it("refuses a record a full disk cut short, and leaves no half line for the next record to join", () =>
+    withJournal(async (file) => {
+      // As Linux answers on a full disk: the first write takes what fits, the next one fails.
+      let full = false;
+      let writes = 0;
+      const write: WriteFn = (fd, data, offset, length) => {
+        if (!full) return writeSync(fd, data, offset, length);
+        if (writes++ === 0) return writeSync(fd, data, offset, Math.floor(length / 2));
+        throw Object.assign(new Error("ENOSPC: no space left on device, write"), { code: "ENOSPC" });
+      };
+      const journal = new QueueJournal(file, write);
+      journal.sent("q", "1", "before the disk filled");
+      await journal.flush();
+      full = true;
+      expect(() => journal.sent("q", "2", "never acknowledged")).toThrow(expect.objectContaining({ code: "ENOSPC" }));
+      expect(readFileSync(file, "utf8").split("\n").filter(Boolean).map((l) => (JSON.parse(l) as { body: string }).body)).toEqual(["before the disk filled"]);
+      full = false;
+      journal.sent("q", "3", "once space returned");
+      await journal.flush();
+      // Killed rather than closed: what a restart finds is the file as appended.
+      const logged = captureStderr();
+      const restarted = new QueueJournal(file);
+      expect(logged.stop()).toEqual([]);
+      expect(restarted.takeRecovered("q").map((m) => m.body)).toEqual(["before the disk filled", "once space returned"]);
+      restarted.close();
       journal.close();
     }));
 

@@ -16,6 +16,7 @@ export const LONG_RUNNING = [
   "test/platform/route-matrix.test.ts",
   "test/moves/readme-procedure.test.ts",
   "test/platform/runtime.test.ts",
+  "test/platform/full-disk.test.ts",
   "test/platform/stop-signals.test.ts",
   "test/platform/sqs-journal.test.ts",
   "test/moves/process-crash.test.ts",

@@ -10,6 +10,7 @@ import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { isOutOfSpace, STORAGE_FULL_MESSAGE } from "../../platform/out-of-space.js";
 
 export interface FenceHooks {
   /** The folder to give git as `core.hooksPath`: only the reference-transaction hook is in it. */
@@ -25,6 +26,10 @@ const CLIENT = [
   `s.on("error", (e) => { process.stderr.write("fence: " + e.message + "\\n"); process.exit(1); });`,
   `s.write("fence\\n");`,
 ].join(" ");
+
+/** What the hook prints (git shows it as a `remote:` line): the refusal's message, on one line. */
+const lostReason = (err: unknown) =>
+  (isOutOfSpace(err) ? STORAGE_FULL_MESSAGE : ((err as { body?: { message?: string } }).body?.message ?? String(err))).replace(/\s+/g, " ");
 
 const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
@@ -67,7 +72,7 @@ export async function fenceHooks(fence: () => Promise<void>): Promise<FenceHooks
     conn.once("data", () => {
       fence().then(
         () => conn.end("ok\n"),
-        (err: unknown) => conn.end(`lost ${((err as { body?: { message?: string } }).body?.message ?? String(err)).replace(/\s+/g, " ")}\n`),
+        (err: unknown) => conn.end(`lost ${lostReason(err)}\n`),
       );
     });
   });

@@ -17,6 +17,7 @@ import { findToken, hashToken, recordTokenUse } from "../../identity/domain/toke
 import { createApp } from "../../platform/http/app.js";
 import { ApiError } from "../../platform/http/errors.js";
 import { describeError, log } from "../../platform/log.js";
+import { isOutOfSpace, STORAGE_FULL_MESSAGE } from "../../platform/out-of-space.js";
 import { tokenUsableForGit } from "./access.js";
 import { GIT_HTTP_PATHS } from "./routes.js";
 import { gitRedirectTarget, parseGitPath, type GitService } from "./paths.js";
@@ -106,6 +107,7 @@ async function serve(c: Context): Promise<Response> {
       const message = err.body && typeof err.body === "object" && "message" in err.body ? String(err.body.message) : "Not Found";
       return toResponse(plain(err.status, message, err.headers));
     }
+    if (isOutOfSpace(err)) return toResponse(plain(507, STORAGE_FULL_MESSAGE));
     log.error("git http request failed", { path: url.pathname, ...describeError(err) });
     return toResponse(plain(503, "The repository could not be served right now. Please try again.", { "Retry-After": "5" }));
   }

@@ -58,3 +58,48 @@ export function rejectedPushResult(commands: PushCommands, reason: string): Buff
   // Band 2 is shown to the user as `remote: …`; band 1 carries the report-status lines.
   return Buffer.concat([pktLine(Buffer.concat([Buffer.from([2]), Buffer.from(`${reason}\n`)])), pktLine(Buffer.concat([Buffer.from([1]), status])), FLUSH]);
 }
+
+/** How git words a full disk (strerror of ENOSPC and EDQUOT) in what it prints. */
+const NO_SPACE = /No space left on device|Disk quota exceeded/;
+
+/**
+ * receive-pack's answer, passed on as it streams, with `notice` in the side band just before the
+ * first message in which git reports a full disk (`fatal: unable to write loose object file: No
+ * space left on device`): the user reads `remote: <notice>` above git's own lines. Without a side
+ * band (the answer is not side-band packets) it passes unchanged.
+ */
+export async function* withStorageFullNotice(body: AsyncIterable<Buffer>, notice: string): AsyncGenerator<Buffer> {
+  let pending: Buffer = Buffer.alloc(0);
+  let watching = true;
+  for await (const chunk of body) {
+    if (!watching) {
+      yield chunk;
+      continue;
+    }
+    pending = pending.length ? Buffer.concat([pending, chunk]) : chunk;
+    let at = 0; // the packets before `at` are whole and were looked at
+    while (watching && pending.length - at >= 4) {
+      const header = pending.subarray(at, at + 4).toString("latin1");
+      if (!/^[0-9a-f]{4}$/i.test(header)) {
+        watching = false; // not pkt-lines after all: nothing to look for
+        break;
+      }
+      const length = Number.parseInt(header, 16);
+      const size = length < 4 ? 4 : length; // flush, delimiter and response-end are 4 bytes
+      if (pending.length - at < size) break;
+      const band = pending[at + 4];
+      if (size > 5 && (band === 2 || band === 3) && NO_SPACE.test(pending.subarray(at + 5, at + size).toString("utf8"))) {
+        yield Buffer.concat([pending.subarray(0, at), pktLine(Buffer.concat([Buffer.from([2]), Buffer.from(`${notice}\n`)]))]);
+        pending = pending.subarray(at);
+        at = 0;
+        watching = false;
+        break;
+      }
+      at += size;
+    }
+    const ready = watching ? at : pending.length;
+    if (ready > 0) yield pending.subarray(0, ready);
+    pending = pending.subarray(ready);
+  }
+  if (pending.length) yield pending;
+}

@@ -4,14 +4,16 @@
  *
  * A push takes the same write lease as an API commit (renewed while it runs), so it is serialised
  * with every other write of the repository and a storage move waits for it to drain; while a move
- * holds the repository it is refused with GitLab's read-only message, which git prints. On a cluster
+ * holds the repository it is refused with GitLab's read-only message, which git prints, and on a
+ * full disk with a line saying the storage is full (`platform/out-of-space.ts`). On a cluster
  * storage git writes into the primary copy and the replicas are then brought to the same state
  * (`replica-sync.ts`) before the client hears the push is over, so every copy has the same checksum.
  */
 import type { Readable } from "node:stream";
 import type { Principal } from "../../identity/domain/auth.js";
 import { getItem } from "../../platform/db/table.js";
-import { ApiError } from "../../platform/http/errors.js";
+import { ApiError, insufficientStorage } from "../../platform/http/errors.js";
+import { isLowOnSpace, isOutOfSpace, STORAGE_FULL_MESSAGE } from "../../platform/out-of-space.js";
 import { describeError, log } from "../../platform/log.js";
 import { isRepositoryDir } from "../domain/git/lifecycle.js";
 import { withRepositoryMutex } from "../domain/git/mutex.js";
@@ -24,7 +26,7 @@ import { grantFor, tokenAllows, type RepositoryGrant } from "./access.js";
 import { runBackend, type BackendRequest, type BackendResponse } from "./backend.js";
 import { fenceHooks } from "./fence-hook.js";
 import type { GitRequestPath, GitService } from "./paths.js";
-import { errAdvertisement, readPushCommands, rejectedPushResult } from "./pkt-line.js";
+import { errAdvertisement, readPushCommands, rejectedPushResult, withStorageFullNotice } from "./pkt-line.js";
 
 export interface GitHttpRequest {
   method: "GET" | "POST";
@@ -131,21 +133,28 @@ export function readOnlyAdvertisement(): GitHttpAnswer {
 }
 
 /**
- * A push the write path refused before git read it (a move began after the advertisement; another
- * write held the repository too long): every ref rejected with the refusal's message. Other errors
- * go on to the caller.
+ * A push refused before git read it (a move began after the advertisement; another write held the
+ * repository too long; the storage, or the disk under the table, is full): every ref rejected with
+ * the refusal's message, which git also prints as a `remote:` line. Other errors go on to the caller.
  */
 async function refusedPush(err: unknown, request: GitHttpRequest): Promise<GitHttpAnswer> {
-  if (!(err instanceof ApiError) || err.status !== 409) throw err;
-  const reason = (err.body as { message?: string }).message ?? READ_ONLY_MESSAGE;
+  const refusal = pushRefusal(err);
+  if (!refusal) throw err;
+  const { status, reason, headers } = refusal;
   const body = request.body();
   const commands = body && (await readPushCommands(body, request.header("content-encoding")));
-  if (!commands) return plain(409, reason, err.headers);
+  if (!commands) return plain(status, reason, headers);
   return {
     status: 200,
     headers: new Headers({ "Content-Type": "application/x-git-receive-pack-result", "Cache-Control": "no-cache" }),
     body: rejectedPushResult(commands, reason),
   };
+}
+
+function pushRefusal(err: unknown): { status: number; reason: string; headers: Record<string, string> } | undefined {
+  if (isOutOfSpace(err) || (err instanceof ApiError && err.status === 507)) return { status: 507, reason: STORAGE_FULL_MESSAGE, headers: {} };
+  if (err instanceof ApiError && err.status === 409) return { status: 409, reason: (err.body as { message?: string }).message ?? READ_ONLY_MESSAGE, headers: err.headers };
+  return undefined;
 }
 
 /**
@@ -163,6 +172,8 @@ function push(grant: RepositoryGrant, backendRequest: (gitdir: string) => Backen
       if (!location) throw new ApiError(404, { message: MESSAGES.notFound });
       const paths = replicaPaths(location.storage, location.relativePath);
       await withRepositoryMutex(paths[0]!, async () => {
+        // A disk too full for a pack is refused before git starts, in words of ours rather than git's.
+        if (paths.some(isLowOnSpace)) throw insufficientStorage();
         const writer = currentWriter();
         // Each ref git moves is fenced with the lease while git holds its lock, as API writes are.
         const hooks = await fenceHooks(() => writer?.fence?.() ?? Promise.resolve());
@@ -171,7 +182,9 @@ function push(grant: RepositoryGrant, backendRequest: (gitdir: string) => Backen
           answered = true;
           // The body ends once the whole write has: replicas in step, the lease released with the
           // repository's new size recorded (`write`, assigned before this callback runs).
-          answer({ ...answerOf(response), body: endingWhen(response.body, write.then(noop, noop)) });
+          // Should git still run out of space (a pack larger than the room left), the answer says so in our words too.
+          const body = withStorageFullNotice(response.body, STORAGE_FULL_MESSAGE);
+          answer({ ...answerOf(response), body: endingWhen(body, write.then(noop, noop)) });
           await response.exited;
           await mirrorToReplicas(paths);
         } finally {

@@ -1,6 +1,7 @@
 import { defineEndpoint } from "../../platform/http/endpoint.js";
 import { lambda } from "../../platform/http/lambda.js";
 import { forbidden } from "../../platform/http/errors.js";
+import { withReservedSpace } from "../../platform/space-reserve.js";
 import { AccessLevel } from "../domain/access.js";
 import { visibleGroup } from "../domain/groups.js";
 import { groupHasChildren } from "../domain/group-listing.js";
@@ -19,14 +20,14 @@ const INLINE_DELETION_MS = 5_000;
 export const endpoint = defineEndpoint({ summary: "Delete a group", access: "write", params: groupParams }, async ({ c, principal, params }) => {
   const { group, level } = await visibleGroup(principal, params.id);
   if (level < AccessLevel.owner) throw forbidden();
-  if (await groupHasChildren(group.id)) {
+  // Deleting is how an administrator makes room: it runs with the space reserve, so a full disk does not stop it.
+  await withReservedSpace(async () => {
+    if (!(await groupHasChildren(group.id))) return deleteEmptyGroupNow(group);
     await scheduleGroupDeletion(group);
     // A small tree is gone before the answer, as GitLab's worker is usually done within seconds;
     // whatever is left after a few seconds (or waits for a move) is the job's.
     await deleteMarkedGroup(group.id, Date.now() + INLINE_DELETION_MS);
-    return c.json({ message: "202 Accepted" }, 202);
-  }
-  await deleteEmptyGroupNow(group);
+  });
   return c.json({ message: "202 Accepted" }, 202);
 });
 export const handler = lambda(endpoint);

@@ -3,6 +3,7 @@ import { defineEndpoint } from "../../platform/http/endpoint.js";
 import { lambda } from "../../platform/http/lambda.js";
 import { bool, positiveInt } from "../../platform/http/params.js";
 import { notFound } from "../../platform/http/errors.js";
+import { withReservedSpace } from "../../platform/space-reserve.js";
 import { findUser } from "../../identity/domain/users.js";
 import { removeUser } from "../domain/user-removal.js";
 
@@ -22,7 +23,7 @@ export const endpoint = defineEndpoint(
   async ({ c, params, body }) => {
     const user = await findUser(params.user_id);
     if (!user) throw notFound("User");
-    await removeUser(user, { hardDelete: body.hard_delete ?? false });
+    await withReservedSpace(() => removeUser(user, { hardDelete: body.hard_delete ?? false })); // how room is made: with the space reserve
     return c.body(null, 204);
   },
 );

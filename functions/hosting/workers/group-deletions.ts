@@ -7,13 +7,16 @@
  */
 import type { Context } from "aws-lambda";
 import { log } from "../../platform/log.js";
+import { withReservedSpace } from "../../platform/space-reserve.js";
 import { runGroupDeletions } from "../domain/group-deletion.js";
 
 const RUN_BUDGET_MS = 45_000;
 
 export async function handler(_event: unknown, context?: Context) {
   const remaining = context?.getRemainingTimeInMillis?.() ?? 60_000;
-  const result = await runGroupDeletions({ deadline: Date.now() + Math.min(RUN_BUDGET_MS, Math.max(5_000, remaining - 30_000)) });
+  const deadline = Date.now() + Math.min(RUN_BUDGET_MS, Math.max(5_000, remaining - 30_000));
+  // Deleting is how room is made: it runs with the space reserve, so a full disk does not stop it.
+  const result = await withReservedSpace(() => runGroupDeletions({ deadline }));
   if (result.deletedGroups || result.deletedProjects || result.pending) log.info("group deletions", { ...result });
   return result;
 }

@@ -7,6 +7,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { getItem, isConditionFailure, nextId, pad, putItem, queryPage, updateItem, GSI1, GSI2 } from "../../platform/db/table.js";
 import { allTokensIndex, tokenKey, tokensOfUserIndex } from "./keys.js";
 import { forgetCachedToken } from "./principal-cache.js";
+import { isOutOfSpace } from "../../platform/out-of-space.js";
 
 export const SCOPES = ["api", "read_api", "read_user", "read_repository", "write_repository", "sudo"] as const;
 export type Scope = (typeof SCOPES)[number];
@@ -103,7 +104,9 @@ export async function recordTokenUse(record: TokenRecord, now = new Date()): Pro
     });
     record.lastUsedAt = at;
   } catch (err) {
-    if (!isConditionFailure(err)) throw err; // another request recorded it first
+    // Another request recorded it first; or the disk is full, where a read must still be served
+    // and the request that makes room (a deletion) must not fail on this note before it starts.
+    if (!isConditionFailure(err) && !isOutOfSpace(err)) throw err;
   }
 }
 

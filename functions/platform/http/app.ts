@@ -9,7 +9,8 @@ import { HTTPException } from "hono/http-exception";
 import { bodyLimit } from "hono/body-limit";
 import { randomUUID } from "node:crypto";
 import { $ZodError } from "zod/v4/core";
-import { ApiError, tooLarge } from "./errors.js";
+import { ApiError, INSUFFICIENT_STORAGE } from "./errors.js";
+import { isOutOfSpace } from "../out-of-space.js";
 import { log, withRequestId, describeError } from "../log.js";
 import { translateZodError } from "./validation.js";
 import { securityHeaders } from "./security-headers.js";
@@ -57,6 +58,12 @@ function surfaceHeaders(c: Context, surface: Surface): void {
   for (const [k, v] of Object.entries(renderers[surface].headers?.(c.req.path) ?? {})) c.header(k, v);
 }
 
+/** A failure that carries no body of its own, in the surface's format. */
+function renderStatus(c: Context, surface: Surface, code: number, message: string): Response {
+  const { status, body } = renderers[surface].render(code, message);
+  return c.json(body, status as 400);
+}
+
 export function renderError(c: Context, err: unknown): Response {
   const surface = surfaceOf(c.req.path);
   surfaceHeaders(c, surface);
@@ -66,24 +73,24 @@ export function renderError(c: Context, err: unknown): Response {
     return typeof body === "string" ? c.text(body, err.status as 400) : c.json(body, err.status as 400);
   }
   if (err instanceof $ZodError) return renderError(c, translateZodError(err, surface));
-  if (err instanceof HTTPException) {
-    if (err.status === 413) return renderError(c, tooLarge());
-    const { status, body } = renderers[surface].render(err.status, err.message || `${err.status}`);
-    return c.json(body, status as 400);
-  }
+  if (err instanceof HTTPException) return renderStatus(c, surface, err.status, err.status === 413 ? TOO_LARGE : err.message || `${err.status}`);
+  // Nothing to log beyond the access line's 507: the disk is full, nothing in the code is wrong.
+  if (isOutOfSpace(err)) return renderStatus(c, surface, 507, INSUFFICIENT_STORAGE);
   log.error("unhandled error", { path: c.req.path, ...describeError(err) });
-  const { status, body } = renderers[surface].render(500, "500 Internal Server Error");
-  return c.json(body, status as 500);
+  return renderStatus(c, surface, 500, "500 Internal Server Error");
 }
 
-/** 413 in the caller's surface format (GitLab's `{"message":"413 Request Entity Too Large"}` or SIU's envelope). */
-function renderTooLarge(c: Context): Response {
+/**
+ * A failure in the request's own surface format, with the surface's headers (a 413: GitLab's
+ * `{"message":"413 Request Entity Too Large"}`, or SIU's envelope).
+ */
+function renderFor(c: Context, code: number, message: string): Response {
   const surface = surfaceOf(c.req.path);
-  if (surface === "gitlab") return renderError(c, tooLarge());
   surfaceHeaders(c, surface);
-  const { status, body } = renderers[surface].render(413, "413 Request Entity Too Large");
-  return c.json(body, status as 413);
+  return renderStatus(c, surface, code, message);
 }
+
+const TOO_LARGE = "413 Request Entity Too Large";
 
 /**
  * Hono's `bodyLimit` reads `c.req.raw.body` first, which on Node builds the whole fetch Request (its
@@ -92,11 +99,11 @@ function renderTooLarge(c: Context): Response {
  * counted as it is read.
  */
 function limitBody(maxSize: number): MiddlewareHandler {
-  const counting = bodyLimit({ maxSize, onError: (c) => renderTooLarge(c) });
+  const counting = bodyLimit({ maxSize, onError: (c) => renderFor(c, 413, TOO_LARGE) });
   return (c, next) => {
     if (c.req.method === "GET" || c.req.method === "HEAD") return next();
     const declared = c.req.header("content-length");
-    if (declared !== undefined && c.req.header("transfer-encoding") === undefined) return Number.parseInt(declared, 10) > maxSize ? Promise.resolve(renderTooLarge(c)) : next();
+    if (declared !== undefined && c.req.header("transfer-encoding") === undefined) return Number.parseInt(declared, 10) > maxSize ? Promise.resolve(renderFor(c, 413, TOO_LARGE)) : next();
     return counting(c, next);
   };
 }
@@ -142,11 +149,8 @@ export function createApp(app: Hono = new TinyHono()): Hono {
   app.use("*", (c, next) => (/^\/api\/v4\/error_tracking\/collector|\.git\/git-/.test(c.req.path) ? next() : limitFor(c)(c, next)));
   app.onError((err, c) => renderError(c, err));
   app.notFound((c) => {
-    const surface = surfaceOf(c.req.path);
-    if (surface === "gitlab") return c.json({ error: "404 Not Found" }, 404);
-    surfaceHeaders(c, surface);
-    const { status, body } = renderers[surface].render(404, "Not Found");
-    return c.json(body, status as 404);
+    if (surfaceOf(c.req.path) === "gitlab") return c.json({ error: "404 Not Found" }, 404);
+    return renderFor(c, 404, "Not Found");
   });
   return app;
 }

@@ -1,7 +1,7 @@
 /**
  * One error policy. Domain code throws `ApiError`s (or lets zod/JSON errors escape); the HTTP adapter
- * renders them in the caller's surface format. Anything else becomes a 500 with a generic body and a
- * logged stack, never the raw message.
+ * renders them in the caller's surface format. A full disk, however it shows (`out-of-space.ts`), is
+ * a 507. Anything else becomes a 500 with a generic body and a logged stack, never the raw message.
  *
  * GitLab shapes (`/api/v4`): `{"message":"401 Unauthorized"}`, `{"error":"name is missing"}`,
  * `{"message":{"field":["is invalid"]}}`.
@@ -30,3 +30,10 @@ export const paramError = (text: string) => new ApiError(400, { error: text });
 export const validationError = (fields: Record<string, string[]>) => new ApiError(400, { message: fields });
 export const conflict = (message: string) => new ApiError(409, { message });
 export const tooLarge = () => new ApiError(413, { message: "413 Request Entity Too Large" });
+/**
+ * The disk a write needed is full (`out-of-space.ts`): WebDAV's 507, which says the request may
+ * succeed later. Its message is `STORAGE_FULL_MESSAGE` after the status, spelt out, so that every
+ * bundle carries this one string alone.
+ */
+export const INSUFFICIENT_STORAGE = "507 Insufficient Storage: The storage is full. Try again once space is freed.";
+export const insufficientStorage = () => new ApiError(507, { message: INSUFFICIENT_STORAGE });
