@@ -244,6 +244,12 @@ const builders: Record<string, (v: Vars) => Promise<void>> = {
   async group(v) {
     v.group = String((await call("POST", "/api/v4/groups", { name: "Doc group", path: unique("doc") })).body.id);
   },
+  /** `project` and `other_project`, whose member `user` the doc imports into `project`. */
+  async two_projects(v) {
+    await builders.project_member!(v);
+    v.other_project = v.project!;
+    await builders.project!(v);
+  },
   /** `group` and `other_group`, the group it is (to be) shared with. */
   async two_groups(v) {
     await builders.group!(v);

@@ -2,9 +2,9 @@
 import * as z from "zod/mini";
 import type { Context } from "hono";
 import { commaSeparatedIds, idArray, pageQuery, positiveInt } from "../../platform/http/params.js";
-import { pageRequest, setPageHeaders, type PageRequest } from "../../platform/http/pagination.js";
+import { pageRequest, setPageHeaders, slicePage, type PageRequest } from "../../platform/http/pagination.js";
 import { baseUrl } from "../../platform/http/urls.js";
-import { forbidden } from "../../platform/http/errors.js";
+import { forbidden, notFound } from "../../platform/http/errors.js";
 import type { Principal } from "../../identity/domain/auth.js";
 import { AccessLevel } from "../domain/access.js";
 import { accessLevel } from "./schemas.js";
@@ -19,7 +19,7 @@ export const addMemberBody = z.object({
 });
 
 /** The container, the caller's level on it, and the groups its members inherit from (nearest first). */
-async function container(kind: MemberKind, principal: Principal | undefined, id: string) {
+export async function container(kind: MemberKind, principal: Principal | undefined, id: string) {
   if (kind === "project") {
     const { project, level } = await visibleProject(principal, id);
     return { id: project.id, level, groupIds: project.namespace.groupIds };
@@ -51,9 +51,16 @@ export async function listAll(kind: MemberKind, c: Context, principal: Principal
   return paged(c, pageRequest(query), await listAllMembers(kind, target.id, target.groupIds, userIdsOf(c, query)));
 }
 
+/** `GET …/members/all/:user_id`: one user's effective membership, as `members/all` lists it; GitLab's `find_by!` 404 without one. */
+export async function getAll(kind: MemberKind, c: Context, principal: Principal, id: string, userId: number) {
+  const target = await container(kind, principal, id);
+  const [member] = await listAllMembers(kind, target.id, target.groupIds, [userId]);
+  if (!member) throw notFound();
+  return memberView(member, baseUrl(c));
+}
+
 function paged(c: Context, page: PageRequest, members: Parameters<typeof memberView>[0][]) {
-  setPageHeaders(c, page, members.length > page.offset + page.perPage, members.length);
-  return members.slice(page.offset, page.offset + page.perPage).map((m) => memberView(m, baseUrl(c)));
+  return slicePage(c, page, members).map((m) => memberView(m, baseUrl(c)));
 }
 
 export async function get(kind: MemberKind, c: Context, principal: Principal, id: string, userId: number) {
@@ -61,7 +68,8 @@ export async function get(kind: MemberKind, c: Context, principal: Principal, id
   return memberView(await findMember(kind, target.id, userId), baseUrl(c));
 }
 
-export const updateMemberBody = z.object({ access_level: accessLevel(), expires_at: z.optional(z.nullable(z.iso.date())) });
+/** `member_role_id` is Ultimate's custom roles: accepted, and without effect here. */
+export const updateMemberBody = z.object({ access_level: accessLevel(), expires_at: z.optional(z.nullable(z.iso.date())), member_role_id: z.optional(positiveInt()) });
 
 /** Maintainer+ (403 otherwise), within the rules of `addMember`. */
 export async function update(kind: MemberKind, c: Context, principal: Principal, id: string, userId: number, body: z.output<typeof updateMemberBody>) {
@@ -74,7 +82,7 @@ export async function update(kind: MemberKind, c: Context, principal: Principal,
 export async function add(kind: MemberKind, c: Context, principal: Principal, id: string, body: z.output<typeof addMemberBody>) {
   const target = await container(kind, principal, id);
   if (target.level < AccessLevel.maintainer) throw forbidden();
-  const added = await addMember(kind, target.id, target.level, { userId: body.user_id, accessLevel: body.access_level, expiresAt: body.expires_at }, principal.user.id);
+  const added = await addMember(kind, target.id, target.level, { userId: body.user_id, accessLevel: body.access_level, expiresAt: body.expires_at }, principal.user);
   return c.json(memberView(added, baseUrl(c)), 201);
 }
 
