@@ -8,7 +8,7 @@ import { describe, it, expect, beforeAll } from "vitest";
 import { api, adminToken, newUser } from "../support/api.js";
 import { updateItem } from "../../functions/platform/db/table.js";
 import { memberKey } from "../../functions/hosting/domain/keys.js";
-import { addMember, idsOf, newGroup, newProject, projectRoles, type User } from "./support.js";
+import { addMember, idsOf, newGroup, newProject, projectRoles, share, type User } from "./support.js";
 
 let groupOwner: User;
 let group: { id: number };
@@ -112,7 +112,7 @@ describe("GET /projects/:id/users", () => {
     const other = await newGroup(sharedMember.token);
     await addMember(sharedMember.token, "groups", other.id, groupOwner.id, 10);
     const p = await newProject(groupOwner.token, { namespace_id: group.id });
-    expect((await api("POST", `/api/v4/groups/${group.id}/share`, { token: groupOwner.token, body: { group_id: other.id, group_access: 20 } })).status).toBe(201);
+    await share(groupOwner.token, p.id, other.id, 20);
     const res = await api("GET", `/api/v4/projects/${p.id}/users?per_page=100`, { token: groupDeveloper.token });
     expect(res.status).toBe(200);
     expect(idsOf(res.body)).toEqual([groupOwner.id, groupDeveloper.id, sharedMember.id].sort((a, b) => a - b));

@@ -1,4 +1,4 @@
-/** Containers and memberships for the member tests, through the API. */
+/** Containers and memberships for the member and sharing tests, through the API. */
 import { expect } from "vitest";
 import { api, newUser, unique } from "../support/api.js";
 
@@ -19,6 +19,12 @@ export async function newProject(token: string, body: Record<string, unknown> = 
 export async function addMember(token: string, kind: "groups" | "projects", id: number, userId: number, level: number) {
   const res = await api("POST", `/api/v4/${kind}/${id}/members`, { token, body: { user_id: userId, access_level: level } });
   expect(res.status, res.text).toBe(201);
+}
+
+export async function share(token: string, projectId: number, groupId: number, groupAccess: number, expiresAt?: string) {
+  const res = await api("POST", `/api/v4/projects/${projectId}/share`, { token, body: { group_id: groupId, group_access: groupAccess, expires_at: expiresAt } });
+  expect(res.status, res.text).toBe(201);
+  return res.body;
 }
 
 /** One user per GitLab role on `projectId` (direct members, added by `ownerToken`), and a stranger. */

@@ -244,6 +244,12 @@ const builders: Record<string, (v: Vars) => Promise<void>> = {
   async group(v) {
     v.group = String((await call("POST", "/api/v4/groups", { name: "Doc group", path: unique("doc") })).body.id);
   },
+  /** The project shared with the group at Developer. */
+  async project_share(v) {
+    await builders.project!(v);
+    await builders.group!(v);
+    await call("POST", `/api/v4/projects/${v.project}/share`, { group_id: Number(v.group), group_access: 30 });
+  },
   /** `project` and `other_project`, whose member `user` the doc imports into `project`. */
   async two_projects(v) {
     await builders.project_member!(v);

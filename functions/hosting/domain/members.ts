@@ -113,12 +113,19 @@ export async function listMembersByIds(kind: MemberKind, containerId: number, us
 
 /**
  * GitLab's `members/all`: direct members, members of the group chain (`groupIds`, nearest first),
- * and direct members of the groups those are shared with, at the lower of their level and the share's.
- * One entry per user: the highest level, the nearest source on a tie. Expired memberships are left out.
+ * and direct members of the groups the container (`ownShares`, a project's) or the chain is shared
+ * with, at the lower of their level and the share's. One entry per user: the highest level, the
+ * nearest source on a tie. Expired memberships are left out.
  */
-export async function listAllMembers(kind: MemberKind, containerId: number, groupIds: number[], userIds?: number[]): Promise<Found[]> {
+export async function listAllMembers(
+  kind: MemberKind,
+  containerId: number,
+  groupIds: number[],
+  userIds?: number[],
+  ownShares: Array<{ withGroupId: number; groupAccess: number }> = [],
+): Promise<Found[]> {
   const sources: Array<{ kind: MemberKind; id: number; cap?: number }> = [{ kind, id: containerId }, ...groupIds.filter((g) => kind === "project" || g !== containerId).map((id) => ({ kind: "group" as const, id }))];
-  const shares = await chainShares(groupIds);
+  const shares = [...ownShares, ...(await chainShares(groupIds))];
   sources.push(...shares.map((s) => ({ kind: "group" as const, id: s.withGroupId, cap: s.groupAccess })));
   const wanted = userIds ? new Set(userIds) : undefined;
   const lists = await Promise.all(

@@ -3,8 +3,9 @@ import { addToCount, deleteItem, getItem, getItems, isConditionFailure, nextId, 
 import { ApiError, badRequest, notFound } from "../../platform/http/errors.js";
 import type { Principal } from "../../identity/domain/auth.js";
 import { pickStorage } from "../../identity/domain/settings.js";
-import { AccessLevel, canSee, projectLevel, type Visibility } from "./access.js";
+import { AccessLevel, canSee, projectLevel, type SharedGroup, type Visibility } from "./access.js";
 import { grantInitialMembership } from "./members.js";
+import { removeSharesOfProject } from "./share-writes.js";
 import { allProjectsIndex, containerKey, FORK_LINK_PREFIX, forkLinkKey, groupChildKey, pathClaimKey, storageIndexKeys } from "./keys.js";
 import type { Namespace } from "./namespaces.js";
 import { commitActions, hashedRelativePath, initRepository, removeRepository } from "./git/index.js";
@@ -53,6 +54,8 @@ export interface Project {
   forksCount?: number;
   /** Its wiki repository exists (`project-wiki.ts`): set by the first page. */
   wikiRepository?: boolean;
+  /** The groups it is shared with (`project-shares.ts`), as a group item keeps its own. */
+  shares?: SharedGroup["shares"];
 }
 
 /** The path (or name) is taken in the namespace: 400 on create, GitLab's 409 on fork. */
@@ -75,7 +78,7 @@ export async function resolveProject(idOrPath: string): Promise<Project | undefi
   return claim?.kind === "project" ? findProject(claim.ownerId) : undefined;
 }
 
-const subject = (p: Project) => ({ id: p.id, visibility: p.visibility, namespaceKind: p.namespace.kind, namespaceOwnerId: p.namespace.ownerId, groupIds: p.namespace.groupIds });
+const subject = (p: Project) => ({ id: p.id, visibility: p.visibility, namespaceKind: p.namespace.kind, namespaceOwnerId: p.namespace.ownerId, groupIds: p.namespace.groupIds, shares: p.shares });
 
 /** The project if the caller may see it, with the caller's access level; 404 otherwise. */
 export async function visibleProject(principal: Principal | undefined, idOrPath: string, minLevel = 0) {
@@ -235,7 +238,7 @@ export async function deleteProject(project: Project): Promise<void> {
   });
   // Its forks stay, unlinked: their entries here are of no use any more.
   const forks = await queryAll<{ pk: string; sk: string }>({ pk: forkLinkKey(project.id, 0).pk, skPrefix: FORK_LINK_PREFIX, projection: ["pk", "sk"] });
-  await Promise.all(forks.map((f) => deleteItem(f.pk, f.sk)));
+  await Promise.all([...forks.map((f) => deleteItem(f.pk, f.sk)), removeSharesOfProject(project.id)]);
   await countProjectsBy(-1);
 }
 

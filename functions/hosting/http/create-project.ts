@@ -5,9 +5,10 @@ import { bool, int } from "../../platform/http/params.js";
 import { baseUrl } from "../../platform/http/urls.js";
 import { paramError } from "../../platform/http/errors.js";
 import { createProject } from "../domain/projects.js";
-import { projectView } from "../domain/project-view.js";
+import { projectDetailView } from "../domain/project-view.js";
 import { targetNamespace } from "../domain/namespaces.js";
-import { chosenFeatures, featureFields, legacyFeatureFlags, pathSegment, slugify, visibility } from "./schemas.js";
+import { chosenFeatures, featureFields, legacyFeatureFlags, visibility } from "./schemas.js";
+import { pathSegment, slugify } from "./paths.js";
 import { configuredStorage } from "./storage-choice.js";
 
 /**
@@ -46,7 +47,7 @@ export const endpoint = defineEndpoint(
       features: chosenFeatures(body),
       storage,
     });
-    return projectView(project, baseUrl(c), { admin: principal.user.admin });
+    return projectDetailView(principal, project, baseUrl(c));
   },
 );
 export const handler = lambda(endpoint);

@@ -14,8 +14,8 @@ const matches = (user: User, term: string) => [user.name, user.username].some((v
 
 /**
  * GitLab's `GET /projects/:id/users` (`project.team.users`): everyone who reaches the project — its
- * direct members, its groups' and the groups they are shared with — as `members/all` counts them,
- * by user id; `search`, `skip_users`. Public projects answer without a token.
+ * direct members, its groups' and the groups it or they are shared with — as `members/all` counts
+ * them, by user id; `search`, `skip_users`. Public projects answer without a token.
  */
 export const endpoint = defineEndpoint(
   {
@@ -28,7 +28,7 @@ export const endpoint = defineEndpoint(
     const target = await container("project", principal, params.id);
     const skip = new Set(idArray(query.skip_users, c.req.queries("skip_users[]")));
     const term = query.search?.toLowerCase();
-    const users = (await listAllMembers("project", target.id, target.groupIds)).map((m) => m.user).filter((u) => !skip.has(u.id) && (!term || matches(u, term)));
+    const users = (await listAllMembers("project", target.id, target.groupIds, undefined, target.shares)).map((m) => m.user).filter((u) => !skip.has(u.id) && (!term || matches(u, term)));
     return slicePage(c, pageRequest(query), users).map((u) => basicUser(u, baseUrl(c)));
   },
 );

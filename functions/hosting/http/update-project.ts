@@ -43,6 +43,8 @@ export const endpoint = defineEndpoint(
       features: chosenFeatures(body),
     });
     if (storage !== undefined && storage !== project.storage) await scheduleContainerMoveTo("project", updated, storage);
+    // Without `shared_with_groups` (GET has it): reading the shared groups is code this function,
+    // which also schedules storage moves, has no room left for in its bundle.
     return projectView(updated, baseUrl(c), { admin: principal.user.admin });
   },
 );
