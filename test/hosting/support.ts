@@ -1,4 +1,4 @@
-/** Containers and memberships for the member and sharing tests, through the API. */
+/** Containers and memberships for the member, access request and sharing tests, through the API. */
 import { expect } from "vitest";
 import { api, newUser, unique } from "../support/api.js";
 

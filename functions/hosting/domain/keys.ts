@@ -12,6 +12,7 @@
  * | personal project entry    | USER#<uid>              | PROJECT#<id>    |                                   |                                        |
  * | group share (link)        | GROUP#<shared id>       | SHARE#<with id> | SHARED#WITH#<with id> / <shared>  |                                        |
  * | project share (link)      | PROJECT#<id>            | SHARE#<with id> | PROJECTS#SHARED#WITH#<with id> / <id> |                                    |
+ * | access request            | PROJECT#<id> / GROUP#<id> | REQUEST#<uid> |                                   |                                        |
  * | fork of a project         | PROJECT#<source id>     | FORK#<fork id>  |                                   |                                        |
  * | path claim                | NAMESPACE#<full path>   | NAMESPACE       |                                   |                                        |
  * | visible-to-all marker     | VISIBLE#<kind>          | <id>            |                                   |                                        |
@@ -79,6 +80,9 @@ export const projectShareKey = (projectId: number, withGroupId: number) => ({ pk
 export const projectSharesRange = (projectId: number) => ({ pk: `PROJECT#${projectId}`, skPrefix: "SHARE#" });
 export const projectsSharedWithIndex = (withGroupId: number, projectId: number) => ({ gsi1pk: projectsSharedWithIndexPk(withGroupId), gsi1sk: pad(projectId) });
 export const projectsSharedWithIndexPk = (withGroupId: number) => `PROJECTS#SHARED#WITH#${withGroupId}`;
+/** A pending request to join a project or group (GitLab's access requester), in the container's partition. */
+export const accessRequestKey = (kind: "project" | "group", containerId: number, userId: number) => ({ pk: `${kind.toUpperCase()}#${containerId}`, sk: `REQUEST#${pad(userId)}` });
+export const accessRequestsRange = (kind: "project" | "group", containerId: number) => ({ pk: `${kind.toUpperCase()}#${containerId}`, skPrefix: "REQUEST#" });
 export const pathClaimKey = (fullPath: string) => ({ pk: `NAMESPACE#${fullPath.toLowerCase()}`, sk: "NAMESPACE" });
 export const visibleMarkerKey = (kind: ContainerKind, id: number) => ({ pk: `VISIBLE#${kind}`, sk: pad(id) });
 export type ProjectOrderField = "name" | "path" | "updated_at" | "last_activity_at";

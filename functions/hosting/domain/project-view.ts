@@ -44,6 +44,7 @@ export function projectView(project: Project, baseUrl: string, opts: { admin: bo
     // Admin-only in GitLab: it reveals the instance's storage layout.
     ...(opts.admin ? { repository_storage: project.storage } : {}),
     repository_read_only: project.readOnly,
+    request_access_enabled: project.requestAccessEnabled ?? true,
   };
 }
 

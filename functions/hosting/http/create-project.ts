@@ -29,6 +29,7 @@ export const endpoint = defineEndpoint(
       initialize_with_readme: z.optional(bool()),
       default_branch: z.optional(z.string().check(z.regex(/^[A-Za-z0-9._\/-]{1,255}$/))),
       repository_storage: z.optional(z.string().check(z.maxLength(255))),
+      request_access_enabled: z.optional(bool()),
       ...featureFields,
       ...legacyFeatureFlags,
     }),
@@ -45,6 +46,7 @@ export const endpoint = defineEndpoint(
       initializeWithReadme: body.initialize_with_readme,
       defaultBranch: body.default_branch,
       features: chosenFeatures(body),
+      requestAccessEnabled: body.request_access_enabled,
       storage,
     });
     return projectDetailView(principal, project, baseUrl(c));

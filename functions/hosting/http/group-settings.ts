@@ -6,6 +6,9 @@ import * as z from "zod/mini";
 import { bool } from "../../platform/http/params.js";
 import type { GroupSettings } from "../domain/groups.js";
 
-export const groupSettingFields = { share_with_group_lock: z.optional(bool()) };
+export const groupSettingFields = { request_access_enabled: z.optional(bool()), share_with_group_lock: z.optional(bool()) };
 
-export const chosenGroupSettings = (body: { share_with_group_lock?: boolean }): GroupSettings => ({ shareWithGroupLock: body.share_with_group_lock });
+export const chosenGroupSettings = (body: { request_access_enabled?: boolean; share_with_group_lock?: boolean }): GroupSettings => ({
+  requestAccessEnabled: body.request_access_enabled,
+  shareWithGroupLock: body.share_with_group_lock,
+});
