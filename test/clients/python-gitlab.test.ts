@@ -1,7 +1,8 @@
 /**
  * python-gitlab (Debian's python3-gitlab, 3.12) runs the seed's storage-move procedure and its
- * key-rotation procedure against a hosted instance. Part of `npm run test:clients`; a machine
- * without the client fails here with the command that installs it.
+ * key-rotation procedure against a hosted instance, and the member, sharing and access request calls
+ * scripts make. Part of `npm run test:clients`; a machine without the client fails here with the
+ * command that installs it.
  */
 import { describe, it, expect, beforeAll, afterAll } from "vitest";
 import { execFile } from "node:child_process";
@@ -59,5 +60,25 @@ describe("python-gitlab", () => {
     expect(seen.tree).toEqual(["docs", "docs/guide", "docs/guide/intro.md"]);
     expect(seen.tokens_before).toContain(seen.token_id);
     expect(seen.tokens_after).toContainEqual([seen.token_id, true]);
+  });
+
+  it("gets and saves one project member, gets effective members, shares a project and approves an access request", async () => {
+    const { stdout } = await promisify(execFile)(DEBIAN_PYTHON, [join(import.meta.dirname, "members_and_shares.py")], {
+      env: { ...process.env, GITLAB_URL: instance.runtime.baseUrl, GITLAB_TOKEN: instance.runtime.bootstrap.token! },
+    });
+    const seen = JSON.parse(stdout);
+    const { alice, bob, carol } = seen.ids;
+    expect(seen.member).toEqual([alice, "py_alice", 30]);
+    expect(seen.member_after_save).toBe(40);
+    expect(seen.member_all).toBe(40);
+    expect(seen.group_member_all).toBe(30);
+    expect(seen.shared_member_all).toBe(20);
+    expect(seen.users).toEqual(expect.arrayContaining([alice, bob]));
+    expect(seen.shared_projects).toEqual([seen.project_id]);
+    expect(seen.shared_with_groups).toHaveLength(1);
+    expect(seen.after_unshare).toBe(404);
+    expect(seen.requests).toEqual([carol]);
+    expect(seen.approved_level).toBe(20);
+    expect(seen.requests_after).toEqual([]);
   });
 });

@@ -223,7 +223,7 @@ describe("members/all, user_ids and one member", () => {
     await addMember(owner.token, "groups", sibling.id, member.id, 10);
     await addMember(owner.token, "groups", sibling.id, maintainer.id, 40);
     expect(await api("GET", `/api/v4/groups/${sibling.id}/members/${member.id}`, { token: member.token })).toMatchObject({ status: 200, body: { id: member.id, access_level: 10 } });
-    expect(await api("GET", `/api/v4/groups/${sibling.id}/members/${stranger.id}`, { token: owner.token })).toMatchObject({ status: 404, body: { message: "404 Member Not Found" } });
+    expect(await api("GET", `/api/v4/groups/${sibling.id}/members/${stranger.id}`, { token: owner.token })).toMatchObject({ status: 404, body: { message: "404 Not found" } });
     expect((await api("GET", `/api/v4/groups/${sibling.id}/members/${member.id}`, { token: stranger.token })).status).toBe(404);
 
     expect(await api("PUT", `/api/v4/groups/${sibling.id}/members/${member.id}`, { token: maintainer.token, body: { access_level: 30, expires_at: "2999-12-31" } })).toMatchObject({ status: 200, body: { access_level: 30, expires_at: "2999-12-31" } });

@@ -244,6 +244,34 @@ const builders: Record<string, (v: Vars) => Promise<void>> = {
   async group(v) {
     v.group = String((await call("POST", "/api/v4/groups", { name: "Doc group", path: unique("doc") })).body.id);
   },
+  /** A public project and a public group: anyone signed in may ask to join them. */
+  async public_project(v) {
+    v.project = String((await call("POST", "/api/v4/projects", { name: unique("doc"), visibility: "public" })).body.id);
+  },
+  async public_group(v) {
+    v.group = String((await call("POST", "/api/v4/groups", { name: "Doc group", path: unique("doc"), visibility: "public" })).body.id);
+  },
+  /** A user (`user`) whose request to join the public project is pending. */
+  async project_access_request(v) {
+    await builders.public_project!(v);
+    await requestAccessAs(v, `/api/v4/projects/${v.project}/access_requests`);
+  },
+  async group_access_request(v) {
+    await builders.public_group!(v);
+    await requestAccessAs(v, `/api/v4/groups/${v.group}/access_requests`);
+  },
+  /** The project shared with the group at Developer. */
+  async project_share(v) {
+    await builders.project!(v);
+    await builders.group!(v);
+    await call("POST", `/api/v4/projects/${v.project}/share`, { group_id: Number(v.group), group_access: 30 });
+  },
+  /** `project` and `other_project`, whose member `user` the doc imports into `project`. */
+  async two_projects(v) {
+    await builders.project_member!(v);
+    v.other_project = v.project!;
+    await builders.project!(v);
+  },
   /** `group` and `other_group`, the group it is (to be) shared with. */
   async two_groups(v) {
     await builders.group!(v);
@@ -344,6 +372,13 @@ const builders: Record<string, (v: Vars) => Promise<void>> = {
     v.client_key = String((await call("POST", `/api/v4/projects/${v.project}/error_tracking/client_keys`)).body.id);
   },
 };
+
+/** A new user (`user`) asks to join, with a token of its own. */
+async function requestAccessAs(v: Vars, path: string) {
+  await builders.user!(v);
+  const token = (await call("POST", `/api/v4/users/${v.user}/personal_access_tokens`, { name: "doc", scopes: ["api"] })).body.token;
+  await call("POST", path, undefined, token);
+}
 
 const plural = { project: "projects", snippet: "snippets", group: "groups" } as const;
 

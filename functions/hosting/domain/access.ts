@@ -1,8 +1,9 @@
 /**
  * GitLab access levels and visibility. A caller's level on a project is the highest of: its direct
  * membership, its membership of the project's group or any ancestor group, its direct membership of
- * a group one of those groups is shared with (capped at the share's level), ownership of the personal
- * namespace, and admin (treated as Owner). A resource the caller may not see answers 404, never 403.
+ * a group the project or one of those groups is shared with (capped at the share's level), ownership
+ * of the personal namespace, and admin (treated as Owner). A resource the caller may not see answers
+ * 404, never 403.
  */
 import { getItem } from "../../platform/db/table.js";
 import type { Principal } from "../../identity/domain/auth.js";
@@ -32,8 +33,9 @@ export interface ShareRecord {
 }
 
 /**
- * The shares of a group, kept on the group item (invited group id → share) so that an access check
- * reads them with the GetItem of the group rather than a Query.
+ * The shares of a group (or of a project: its project group links), kept on the container item
+ * (invited group id → share) so that an access check reads them with the container's GetItem rather
+ * than a Query.
  */
 export interface SharedGroup {
   id: number;
@@ -49,7 +51,7 @@ export function activeLevel(m: MemberRecord | undefined): number {
   return m.accessLevel;
 }
 
-/** The shares of a group that have not expired, by invited group id. */
+/** The shares of a group (or a project: `sharedGroupId` is then its id) that have not expired, by invited group id. */
 export function activeShares(group: SharedGroup | undefined): ShareRecord[] {
   if (!group) return [];
   return Object.entries(group.shares ?? {})
@@ -76,12 +78,12 @@ export async function directLevel(kind: "project" | "group", containerId: number
 
 /**
  * Highest level over a group and its ancestors (`groupIds`, nearest first): memberships, and direct
- * memberships of the groups they are shared with, each capped at its share's `group_access` (GitLab
- * gives an invited group's direct members the lower of the two).
+ * memberships of the groups they (or, `ownShares`, a project of theirs) are shared with, each capped
+ * at its share's `group_access` (GitLab gives an invited group's direct members the lower of the two).
  */
-export async function groupChainLevel(groupIds: number[], userId: number): Promise<number> {
+export async function groupChainLevel(groupIds: number[], userId: number, ownShares: ShareRecord[] = []): Promise<number> {
   const [levels, shares] = await Promise.all([Promise.all(groupIds.map((g) => directLevel("group", g, userId))), chainShares(groupIds)]);
-  const shared = await Promise.all(shares.map(async (s) => Math.min(s.groupAccess, await directLevel("group", s.withGroupId, userId))));
+  const shared = await Promise.all([...ownShares, ...shares].map(async (s) => Math.min(s.groupAccess, await directLevel("group", s.withGroupId, userId))));
   return Math.max(0, ...levels, ...shared);
 }
 
@@ -92,6 +94,8 @@ export interface ProjectAccessSubject {
   namespaceOwnerId?: number;
   /** The namespace group followed by its ancestors. */
   groupIds: number[];
+  /** The groups the project itself is shared with (the project item's `shares`). */
+  shares?: SharedGroup["shares"];
 }
 
 export async function projectLevel(principal: Principal | undefined, project: ProjectAccessSubject): Promise<number> {
@@ -99,7 +103,7 @@ export async function projectLevel(principal: Principal | undefined, project: Pr
   const user = principal.user;
   if (user.admin) return AccessLevel.owner;
   if (project.namespaceKind === "user" && project.namespaceOwnerId === user.id) return AccessLevel.owner;
-  const [direct, inherited] = await Promise.all([directLevel("project", project.id, user.id), groupChainLevel(project.groupIds, user.id)]);
+  const [direct, inherited] = await Promise.all([directLevel("project", project.id, user.id), groupChainLevel(project.groupIds, user.id, activeShares(project))]);
   return Math.max(direct, inherited);
 }
 

@@ -14,6 +14,12 @@ export interface GroupFilters {
   skip?: ReadonlySet<number>;
 }
 
+/** The filters of lists over a few known groups (subgroups, shares): also a visibility and the caller's least level. */
+export interface KnownGroupFilters extends GroupFilters {
+  visibility?: Visibility;
+  minAccessLevel?: number;
+}
+
 const matches = (g: Group, f: GroupFilters) => !f.skip?.has(g.id) && (!f.search || groupSearchText(g).includes(f.search.toLowerCase()));
 
 /** DynamoDB's `IN` takes at most 100 values; longer skip lists are ANDed in chunks. */
@@ -68,9 +74,17 @@ export async function listSubgroups(principal: Principal | undefined, parent: Gr
     ids.push(...children);
     frontier = descendants ? children : [];
   }
-  const groups = (await getItems<Group>(ids.map((id) => containerKey("group", id)))).filter((g): g is Group => !!g && matches(g, filters));
-  const visible = await Promise.all(groups.map(async (g) => canSee(principal, g.visibility, await groupLevel(principal, g))));
-  return groups.filter((_, i) => visible[i]).sort((a, b) => a.id - b.id);
+  return visibleGroupsAmong(principal, ids, filters);
+}
+
+/** The groups among `ids` that exist, match the filters and the caller can see, by id: one batched read. */
+export async function visibleGroupsAmong(principal: Principal | undefined, ids: number[], filters: KnownGroupFilters): Promise<Group[]> {
+  const groups = (await getItems<Group>([...new Set(ids)].map((id) => containerKey("group", id)))).filter(
+    (g): g is Group => !!g && matches(g, filters) && (!filters.visibility || g.visibility === filters.visibility),
+  );
+  const levels = await Promise.all(groups.map((g) => groupLevel(principal, g)));
+  const wanted = (g: Group, i: number) => canSee(principal, g.visibility, levels[i]!) && levels[i]! >= (filters.minAccessLevel ?? 0);
+  return groups.filter(wanted).sort((a, b) => a.id - b.id);
 }
 
 const childGroupIds = async (groupId: number) => (await queryAll<{ sk: string }>({ pk: `GROUP#${groupId}`, skPrefix: "CHILD#group#" })).map((item) => childId(item.sk));
@@ -88,7 +102,7 @@ const childId = (sk: string) => Number(sk.split("#").pop());
  * groups; at the lower of the two levels), and all their subgroups: inherited membership reaches
  * down the tree. One Query per direct membership for its shares, one per group for its subgroups.
  */
-async function groupIdsReachedBy(userId: number, minLevel = 1): Promise<number[]> {
+export async function groupIdsReachedBy(userId: number, minLevel = 1): Promise<number[]> {
   const memberships = (await queryAll<MemberRecord & { gsi1sk: string }>({ index: GSI1, pk: `USER#${userId}#GROUPS` })).filter((m) => activeLevel(m) >= minLevel);
   const shares = await Promise.all(memberships.map((m) => queryAll<ShareRecord>({ index: GSI1, pk: sharedWithIndexPk(Number(m.gsi1sk)) })));
   const sharedIn = shares.flatMap((list, i) => list.filter((s) => Math.min(s.groupAccess, activeLevel(memberships[i])) >= minLevel && !expired(s.expiresAt)));

@@ -3,7 +3,8 @@ import { addToCount, getItem, isConditionFailure, nextId, readCount, transact, d
 import { validationError, badRequest, notFound } from "../../platform/http/errors.js";
 import type { Principal } from "../../identity/domain/auth.js";
 import { AccessLevel, canSee, groupChainLevel, type SharedGroup, type ShareRecord, type Visibility } from "./access.js";
-import { unshareWrites } from "./group-share-writes.js";
+import { removeProjectSharesWith, unshareWrites } from "./share-writes.js";
+import { removeAccessRequestsOf } from "./access-requests.js";
 import { allGroupsIndex, containerKey, groupChildKey, groupShareKey, memberKey, membershipsOfUserIndex, pathClaimKey, sharedWithIndexPk, sharesOfGroupRange, visibleMarkerKey } from "./keys.js";
 
 /** A group item; `shares` (access.ts) holds the groups it is shared with. */
@@ -24,7 +25,14 @@ export interface Group extends SharedGroup {
   readOnly?: boolean;
   /** Day the group was marked for deletion with its contents (`group-deletion.ts`), until the job deletes it. */
   markedForDeletionOn?: string;
+  /** Whether users may ask to join (GitLab's `request_access_enabled`); absent: true. */
+  requestAccessEnabled?: boolean;
+  /** GitLab's `share_with_group_lock`: its projects and its subgroups' cannot be shared with other groups. */
+  shareWithGroupLock?: boolean;
 }
+
+/** The settings a group is created with or changes (GitLab's names in `groupView`). */
+export type GroupSettings = Partial<Pick<Group, "requestAccessEnabled" | "shareWithGroupLock">>;
 
 /** What `search` matches (name or path, in any case), kept on the group item so list Queries filter on it. */
 export const groupSearchText = (g: Pick<Group, "name" | "path">) => `${g.name}\n${g.path}`.toLowerCase();
@@ -61,7 +69,7 @@ export async function visibleGroup(principal: Principal | undefined, idOrPath: s
 
 export async function createGroup(
   creator: Principal,
-  input: { name: string; path: string; description?: string; visibility?: Visibility; parentId?: number },
+  input: { name: string; path: string; description?: string; visibility?: Visibility; parentId?: number } & GroupSettings,
 ): Promise<Group> {
   let parent: Group | undefined;
   if (input.parentId !== undefined) {
@@ -80,6 +88,8 @@ export async function createGroup(
     parentId: parent?.id ?? null,
     ancestorIds: parent ? [parent.id, ...parent.ancestorIds] : [],
     createdAt: new Date().toISOString(),
+    requestAccessEnabled: input.requestAccessEnabled ?? true,
+    shareWithGroupLock: input.shareWithGroupLock ?? false,
   };
   const now = group.createdAt;
   const items: TransactItem[] = [
@@ -103,15 +113,22 @@ export async function createGroup(
   return group;
 }
 
-export async function updateGroup(group: Group, changes: { name?: string; description?: string; visibility?: Visibility }): Promise<Group> {
+export async function updateGroup(group: Group, changes: { name?: string; description?: string; visibility?: Visibility } & GroupSettings): Promise<Group> {
   const next = { ...group, ...changes };
   await transact([
     {
       Update: {
         Key: containerKey("group", group.id),
-        UpdateExpression: "SET #n = :n, description = :d, visibility = :v, searchText = :s",
+        UpdateExpression: "SET #n = :n, description = :d, visibility = :v, searchText = :s, requestAccessEnabled = :r, shareWithGroupLock = :l",
         ExpressionAttributeNames: { "#n": "name" },
-        ExpressionAttributeValues: { ":n": next.name, ":d": next.description, ":v": next.visibility, ":s": groupSearchText(next) },
+        ExpressionAttributeValues: {
+          ":n": next.name,
+          ":d": next.description,
+          ":v": next.visibility,
+          ":s": groupSearchText(next),
+          ":r": next.requestAccessEnabled ?? true,
+          ":l": next.shareWithGroupLock ?? false,
+        },
         ConditionExpression: "attribute_exists(pk)",
       },
     },
@@ -133,7 +150,7 @@ export async function deleteGroup(group: Group, removeWiki: () => Promise<void>)
   await removeWiki();
   const members = await queryAll<{ pk: string; sk: string; userId: number }>({ pk: `GROUP#${group.id}`, skPrefix: "MEMBER#" });
   await Promise.all(members.map((m) => deleteItem(m.pk, m.sk)));
-  await removeSharesOf(group.id);
+  await Promise.all([removeSharesOf(group.id), removeProjectSharesWith(group.id), removeAccessRequestsOf("group", group.id)]);
   await transact([
     { Delete: { Key: containerKey("group", group.id) } },
     { Delete: { Key: pathClaimKey(group.fullPath) } },
@@ -178,6 +195,8 @@ export function groupView(group: Group, baseUrl: string) {
     parent_id: group.parentId,
     created_at: group.createdAt,
     avatar_url: null,
+    request_access_enabled: group.requestAccessEnabled ?? true,
+    share_with_group_lock: group.shareWithGroupLock ?? false,
     wiki_access_level: "enabled",
     // GitLab's field, present only while a deletion with contents is pending (the job runs every minute).
     ...(group.markedForDeletionOn ? { marked_for_deletion_on: group.markedForDeletionOn } : {}),

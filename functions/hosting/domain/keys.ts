@@ -11,6 +11,8 @@
  * | child of a group         | GROUP#<id>              | CHILD#<kind>#<id> |                                 |                                        |
  * | personal project entry    | USER#<uid>              | PROJECT#<id>    |                                   |                                        |
  * | group share (link)        | GROUP#<shared id>       | SHARE#<with id> | SHARED#WITH#<with id> / <shared>  |                                        |
+ * | project share (link)      | PROJECT#<id>            | SHARE#<with id> | PROJECTS#SHARED#WITH#<with id> / <id> |                                    |
+ * | access request            | PROJECT#<id> / GROUP#<id> | REQUEST#<uid> |                                   |                                        |
  * | fork of a project         | PROJECT#<source id>     | FORK#<fork id>  |                                   |                                        |
  * | path claim                | NAMESPACE#<full path>   | NAMESPACE       |                                   |                                        |
  * | visible-to-all marker     | VISIBLE#<kind>          | <id>            |                                   |                                        |
@@ -25,7 +27,8 @@
  * item and the visible marker, carries `archived`, `visibility` and `searchText`, the attributes list
  * filters test inside the Query; so does a personal project entry.
  * A group item also carries `shares` (invited group id → level and expiry), written in the same
- * transaction as the share item, so access checks read a group's shares with its GetItem.
+ * transaction as the share item, so access checks read a group's shares with its GetItem; so does a
+ * project item its own (the groups a project is shared with).
  * `storageMoveId` names the storage move holding the container, from scheduling until that move
  * ends (functions/moves/keys.ts).
  */
@@ -68,6 +71,18 @@ export const groupShareKey = (sharedGroupId: number, withGroupId: number) => ({ 
 export const sharesOfGroupRange = (sharedGroupId: number) => ({ pk: `GROUP#${sharedGroupId}`, skPrefix: "SHARE#" });
 export const sharedWithIndex = (withGroupId: number, sharedGroupId: number) => ({ gsi1pk: sharedWithIndexPk(withGroupId), gsi1sk: pad(sharedGroupId) });
 export const sharedWithIndexPk = (withGroupId: number) => `SHARED#WITH#${withGroupId}`;
+/**
+ * A project shared with a group (GitLab's project group link): its uniqueness and, through the index,
+ * the group's side (`GET /groups/:id/projects/shared`, its members' project lists); access reads the
+ * project item's `shares`.
+ */
+export const projectShareKey = (projectId: number, withGroupId: number) => ({ pk: `PROJECT#${projectId}`, sk: `SHARE#${pad(withGroupId)}` });
+export const projectSharesRange = (projectId: number) => ({ pk: `PROJECT#${projectId}`, skPrefix: "SHARE#" });
+export const projectsSharedWithIndex = (withGroupId: number, projectId: number) => ({ gsi1pk: projectsSharedWithIndexPk(withGroupId), gsi1sk: pad(projectId) });
+export const projectsSharedWithIndexPk = (withGroupId: number) => `PROJECTS#SHARED#WITH#${withGroupId}`;
+/** A pending request to join a project or group (GitLab's access requester), in the container's partition. */
+export const accessRequestKey = (kind: "project" | "group", containerId: number, userId: number) => ({ pk: `${kind.toUpperCase()}#${containerId}`, sk: `REQUEST#${pad(userId)}` });
+export const accessRequestsRange = (kind: "project" | "group", containerId: number) => ({ pk: `${kind.toUpperCase()}#${containerId}`, skPrefix: "REQUEST#" });
 export const pathClaimKey = (fullPath: string) => ({ pk: `NAMESPACE#${fullPath.toLowerCase()}`, sk: "NAMESPACE" });
 export const visibleMarkerKey = (kind: ContainerKind, id: number) => ({ pk: `VISIBLE#${kind}`, sk: pad(id) });
 export type ProjectOrderField = "name" | "path" | "updated_at" | "last_activity_at";

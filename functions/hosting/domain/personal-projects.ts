@@ -2,12 +2,14 @@
  * `GET /users/:id/projects`: the projects in a user's personal namespace that the caller may see,
  * newest first. One Query reads the user's personal project entries (keys.ts), which carry the
  * visibility; only private ones need the caller's level, and only the page's projects are read.
- * A user who is a member of thousands of other projects costs nothing more here.
+ * A user who is a member of thousands of other projects costs nothing more here (a private one may
+ * be shared with the caller's groups: those the caller reaches so are one Query per group it is in).
  */
 import { getItems, queryAll } from "../../platform/db/table.js";
 import type { Principal } from "../../identity/domain/auth.js";
 import { canSee, projectLevel, type Visibility } from "./access.js";
 import { containerKey, personalProjectKey, PERSONAL_PROJECT_PREFIX } from "./keys.js";
+import { projectLevelsThroughShares } from "./project-shares.js";
 import type { Project } from "./projects.js";
 
 interface PersonalProjectEntry {
@@ -22,10 +24,15 @@ export async function listPersonalProjects(principal: Principal | undefined, use
     ascending: false,
     projection: ["projectId", "visibility"],
   });
+  // Public and internal projects need no level: whether the caller is signed in decides. A private
+  // one may be shared with a group of the caller's: those are the caller's set, read once.
+  const anyPrivate = entries.some((e) => e.visibility === "private");
+  const shared = principal && !principal.user.admin && anyPrivate ? await projectLevelsThroughShares(principal.user.id) : new Map<number, number>();
   const levels = await Promise.all(
-    entries.map((e) =>
-      // Public and internal projects need no level: whether the caller is signed in decides.
-      e.visibility === "private" ? projectLevel(principal, { id: e.projectId, visibility: e.visibility, namespaceKind: "user", namespaceOwnerId: userId, groupIds: [] }) : 0,
+    entries.map(async (e) =>
+      e.visibility === "private"
+        ? Math.max(shared.get(e.projectId) ?? 0, await projectLevel(principal, { id: e.projectId, visibility: e.visibility, namespaceKind: "user", namespaceOwnerId: userId, groupIds: [] }))
+        : 0,
     ),
   );
   const visible = entries.filter((e, i) => canSee(principal, e.visibility, levels[i]!));

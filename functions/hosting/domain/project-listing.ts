@@ -10,6 +10,7 @@ import type { Principal } from "../../identity/domain/auth.js";
 import { activeLevel, AccessLevel, type MemberRecord, type Visibility } from "./access.js";
 import { containerKey, personalProjectKey, projectOrderKey, projectOrderPk, storageIndexPk, visibleMarkerKey, type ProjectOrderField } from "./keys.js";
 import { projectIdsThroughGroups } from "./group-listing.js";
+import { projectLevelsThroughShares } from "./project-shares.js";
 import type { Project } from "./projects.js";
 
 export const PROJECT_ORDERS = ["id", "name", "path", "created_at", "updated_at", "last_activity_at"] as const;
@@ -42,7 +43,8 @@ export const searchTextOf = (p: Pick<Project, "name" | "path" | "description">) 
 /** The attributes list filters test, carried by the container item, the visible marker and each order entry. */
 export const listingAttributes = (p: Project) => ({ projectId: p.id, archived: p.archived ?? false, visibility: p.visibility, searchText: searchTextOf(p) });
 
-function sortValue(p: Project, order: ProjectOrder): string {
+/** A project's sort key in a list ordered by `order`: the field, then the padded id (ids grow with creation). */
+export function sortValue(p: Project, order: ProjectOrder): string {
   switch (order) {
     case "name":
       return `${p.name.toLowerCase()}#${pad(p.id)}`;
@@ -164,14 +166,20 @@ async function openEntries(q: ProjectQuery, audience: "all" | "visible", publicO
 }
 
 /**
- * The projects a user reaches by membership (direct, or through a group and its subgroups), or, with
- * `owned`, those it holds as Owner. A per-user set, read whole and filtered after fetching.
+ * The projects a user reaches by membership (direct, through a group and its subgroups, or shared
+ * with one of its groups), or, with `owned`, those it holds as Owner. A per-user set, read whole and
+ * filtered after fetching.
  */
 async function ownEntries(userId: number, q: ProjectQuery): Promise<Entry[]> {
   const minLevel = q.owned ? AccessLevel.owner : AccessLevel.guest;
-  const direct = await queryAll<MemberRecord & { gsi1sk: string }>({ index: GSI1, pk: `USER#${userId}#PROJECTS` });
+  const [direct, throughGroups, shared] = await Promise.all([
+    queryAll<MemberRecord & { gsi1sk: string }>({ index: GSI1, pk: `USER#${userId}#PROJECTS` }),
+    projectIdsThroughGroups(userId, Number.MAX_SAFE_INTEGER, minLevel),
+    projectLevelsThroughShares(userId),
+  ]);
   const ids = new Set(direct.filter((m) => activeLevel(m) >= minLevel).map((m) => Number(m.gsi1sk)));
-  (await projectIdsThroughGroups(userId, Number.MAX_SAFE_INTEGER, minLevel)).forEach((id) => ids.add(id));
+  throughGroups.forEach((id) => ids.add(id));
+  shared.forEach((level, id) => level >= minLevel && ids.add(id));
   const projects = (await getItems<Project>([...ids].map((id) => containerKey("project", id)))).filter((p): p is Project => !!p);
   return projects.filter((p) => matches(p, q, false)).map((p) => ({ key: sortValue(p, q.orderBy), id: p.id, project: p }));
 }

@@ -1,7 +1,9 @@
 /** GitLab's Project entity as this service fills it. */
+import type { Principal } from "../../identity/domain/auth.js";
 import { namespaceView } from "./namespaces.js";
 import { fullPathOf, type Project } from "./projects.js";
 import { gitBaseUrl } from "./git-url.js";
+import { sharedWithGroupsView } from "./group-shares.js";
 
 
 export function projectView(project: Project, baseUrl: string, opts: { admin: boolean }) {
@@ -42,8 +44,16 @@ export function projectView(project: Project, baseUrl: string, opts: { admin: bo
     // Admin-only in GitLab: it reveals the instance's storage layout.
     ...(opts.admin ? { repository_storage: project.storage } : {}),
     repository_read_only: project.readOnly,
+    request_access_enabled: project.requestAccessEnabled ?? true,
   };
 }
+
+/** The entity as `principal` gets it: with `shared_with_groups`, the groups it is shared with that the caller can see. */
+export async function projectDetailView(principal: Principal | undefined, project: Project, baseUrl: string) {
+  return { ...projectView(project, baseUrl, { admin: principal?.user.admin ?? false }), shared_with_groups: await sharedWithGroupsView(principal, project) };
+}
+
+export const projectDetailViews = (principal: Principal | undefined, projects: Project[], baseUrl: string) => Promise.all(projects.map((p) => projectDetailView(principal, p, baseUrl)));
 
 /** GitLab's `BasicProjectDetails`: what `simple=true` and anonymous callers get. */
 export function simpleProjectView(project: Project, baseUrl: string) {

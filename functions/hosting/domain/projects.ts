@@ -3,8 +3,10 @@ import { addToCount, deleteItem, getItem, getItems, isConditionFailure, nextId, 
 import { ApiError, badRequest, notFound } from "../../platform/http/errors.js";
 import type { Principal } from "../../identity/domain/auth.js";
 import { pickStorage } from "../../identity/domain/settings.js";
-import { AccessLevel, canSee, projectLevel, type Visibility } from "./access.js";
+import { AccessLevel, canSee, projectLevel, type SharedGroup, type Visibility } from "./access.js";
 import { grantInitialMembership } from "./members.js";
+import { removeAccessRequestsOf } from "./access-requests.js";
+import { removeSharesOfProject } from "./share-writes.js";
 import { allProjectsIndex, containerKey, FORK_LINK_PREFIX, forkLinkKey, groupChildKey, pathClaimKey, storageIndexKeys } from "./keys.js";
 import type { Namespace } from "./namespaces.js";
 import { commitActions, hashedRelativePath, initRepository, removeRepository } from "./git/index.js";
@@ -53,6 +55,10 @@ export interface Project {
   forksCount?: number;
   /** Its wiki repository exists (`project-wiki.ts`): set by the first page. */
   wikiRepository?: boolean;
+  /** The groups it is shared with (`project-shares.ts`), as a group item keeps its own. */
+  shares?: SharedGroup["shares"];
+  /** Whether users may ask to join (GitLab's `request_access_enabled`); absent: true. */
+  requestAccessEnabled?: boolean;
 }
 
 /** The path (or name) is taken in the namespace: 400 on create, GitLab's 409 on fork. */
@@ -75,7 +81,7 @@ export async function resolveProject(idOrPath: string): Promise<Project | undefi
   return claim?.kind === "project" ? findProject(claim.ownerId) : undefined;
 }
 
-const subject = (p: Project) => ({ id: p.id, visibility: p.visibility, namespaceKind: p.namespace.kind, namespaceOwnerId: p.namespace.ownerId, groupIds: p.namespace.groupIds });
+const subject = (p: Project) => ({ id: p.id, visibility: p.visibility, namespaceKind: p.namespace.kind, namespaceOwnerId: p.namespace.ownerId, groupIds: p.namespace.groupIds, shares: p.shares });
 
 /** The project if the caller may see it, with the caller's access level; 404 otherwise. */
 export async function visibleProject(principal: Principal | undefined, idOrPath: string, minLevel = 0) {
@@ -108,6 +114,7 @@ export async function createProject(
     initializeWithReadme?: boolean;
     defaultBranch?: string;
     features?: Partial<Record<Feature, FeatureLevel>>;
+    requestAccessEnabled?: boolean;
     /** A configured storage an administrator chose; otherwise the weighted pick. */
     storage?: string;
     /** A fork: the source, and how its repository is copied into the new location (instead of an empty one). */
@@ -132,6 +139,7 @@ export async function createProject(
     lastActivityAt: now,
     updatedAt: now,
     archived: false,
+    requestAccessEnabled: input.requestAccessEnabled ?? true,
     storage,
     relativePath: hashedRelativePath("project", id),
     readOnly: false,
@@ -173,7 +181,7 @@ export async function createProject(
   return project;
 }
 
-export async function updateProject(project: Project, changes: Partial<Pick<Project, "name" | "description" | "visibility" | "defaultBranch">> & { features?: Partial<Record<Feature, FeatureLevel>> }) {
+export async function updateProject(project: Project, changes: Partial<Pick<Project, "name" | "description" | "visibility" | "defaultBranch" | "requestAccessEnabled">> & { features?: Partial<Record<Feature, FeatureLevel>> }) {
   const defined = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined));
   const now = new Date().toISOString();
   return saveProject(project, { ...project, ...defined, features: { ...project.features, ...changes.features }, lastActivityAt: now, updatedAt: now });
@@ -192,7 +200,7 @@ async function saveProject(before: Project, next: Project): Promise<Project> {
     {
       Update: {
         Key: containerKey("project", before.id),
-        UpdateExpression: "SET #n = :n, description = :d, visibility = :v, defaultBranch = :b, features = :f, lastActivityAt = :t, updatedAt = :u, archived = :a, searchText = :s, projectId = :id",
+        UpdateExpression: "SET #n = :n, description = :d, visibility = :v, defaultBranch = :b, features = :f, lastActivityAt = :t, updatedAt = :u, archived = :a, searchText = :s, projectId = :id, requestAccessEnabled = :r",
         ExpressionAttributeNames: { "#n": "name" },
         ExpressionAttributeValues: {
           ":n": next.name,
@@ -205,6 +213,7 @@ async function saveProject(before: Project, next: Project): Promise<Project> {
           ":a": listed.archived,
           ":s": listed.searchText,
           ":id": next.id,
+          ":r": next.requestAccessEnabled ?? true,
         },
         ConditionExpression: "attribute_exists(pk)",
       },
@@ -235,7 +244,7 @@ export async function deleteProject(project: Project): Promise<void> {
   });
   // Its forks stay, unlinked: their entries here are of no use any more.
   const forks = await queryAll<{ pk: string; sk: string }>({ pk: forkLinkKey(project.id, 0).pk, skPrefix: FORK_LINK_PREFIX, projection: ["pk", "sk"] });
-  await Promise.all(forks.map((f) => deleteItem(f.pk, f.sk)));
+  await Promise.all([...forks.map((f) => deleteItem(f.pk, f.sk)), removeSharesOfProject(project.id), removeAccessRequestsOf("project", project.id)]);
   await countProjectsBy(-1);
 }
 

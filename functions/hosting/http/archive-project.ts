@@ -4,7 +4,7 @@ import { baseUrl } from "../../platform/http/urls.js";
 import { forbidden } from "../../platform/http/errors.js";
 import { AccessLevel } from "../domain/access.js";
 import { setArchived, visibleProject } from "../domain/projects.js";
-import { projectView } from "../domain/project-view.js";
+import { projectDetailView } from "../domain/project-view.js";
 import { projectParams } from "./schemas.js";
 
 /**
@@ -17,7 +17,7 @@ export function archivingEndpoint(archived: boolean): Endpoint {
     async ({ c, principal, params }) => {
       const { project, level } = await visibleProject(principal, params.id);
       if (level < AccessLevel.owner) throw forbidden();
-      return projectView(await setArchived(project, archived), baseUrl(c), { admin: principal.user.admin });
+      return projectDetailView(principal, await setArchived(project, archived), baseUrl(c));
     },
   );
 }

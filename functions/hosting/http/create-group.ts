@@ -4,7 +4,9 @@ import { lambda } from "../../platform/http/lambda.js";
 import { positiveInt } from "../../platform/http/params.js";
 import { baseUrl } from "../../platform/http/urls.js";
 import { createGroup, groupView } from "../domain/groups.js";
-import { pathSegment, visibility } from "./schemas.js";
+import { visibility } from "./schemas.js";
+import { pathSegment } from "./paths.js";
+import { chosenGroupSettings, groupSettingFields } from "./group-settings.js";
 
 /** Any user with `api` scope may create a group and becomes its Owner. */
 export const endpoint = defineEndpoint(
@@ -18,10 +20,11 @@ export const endpoint = defineEndpoint(
       description: z.optional(z.string().check(z.maxLength(2000))),
       visibility: z.optional(visibility),
       parent_id: z.optional(positiveInt()),
+      ...groupSettingFields,
     }),
   },
   async ({ c, principal, body }) => {
-    const group = await createGroup(principal, { name: body.name, path: body.path, description: body.description, visibility: body.visibility, parentId: body.parent_id });
+    const group = await createGroup(principal, { name: body.name, path: body.path, description: body.description, visibility: body.visibility, parentId: body.parent_id, ...chosenGroupSettings(body) });
     return groupView(group, baseUrl(c));
   },
 );

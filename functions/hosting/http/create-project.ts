@@ -5,9 +5,10 @@ import { bool, int } from "../../platform/http/params.js";
 import { baseUrl } from "../../platform/http/urls.js";
 import { paramError } from "../../platform/http/errors.js";
 import { createProject } from "../domain/projects.js";
-import { projectView } from "../domain/project-view.js";
+import { projectDetailView } from "../domain/project-view.js";
 import { targetNamespace } from "../domain/namespaces.js";
-import { chosenFeatures, featureFields, legacyFeatureFlags, pathSegment, slugify, visibility } from "./schemas.js";
+import { chosenFeatures, featureFields, legacyFeatureFlags, visibility } from "./schemas.js";
+import { pathSegment, slugify } from "./paths.js";
 import { configuredStorage } from "./storage-choice.js";
 
 /**
@@ -28,6 +29,7 @@ export const endpoint = defineEndpoint(
       initialize_with_readme: z.optional(bool()),
       default_branch: z.optional(z.string().check(z.regex(/^[A-Za-z0-9._\/-]{1,255}$/))),
       repository_storage: z.optional(z.string().check(z.maxLength(255))),
+      request_access_enabled: z.optional(bool()),
       ...featureFields,
       ...legacyFeatureFlags,
     }),
@@ -44,9 +46,10 @@ export const endpoint = defineEndpoint(
       initializeWithReadme: body.initialize_with_readme,
       defaultBranch: body.default_branch,
       features: chosenFeatures(body),
+      requestAccessEnabled: body.request_access_enabled,
       storage,
     });
-    return projectView(project, baseUrl(c), { admin: principal.user.admin });
+    return projectDetailView(principal, project, baseUrl(c));
   },
 );
 export const handler = lambda(endpoint);

@@ -5,9 +5,10 @@ import { int } from "../../platform/http/params.js";
 import { baseUrl } from "../../platform/http/urls.js";
 import { forkProject, forkVisibility } from "../domain/forks.js";
 import { resolveNamespace, targetNamespace } from "../domain/namespaces.js";
-import { projectView, simpleProjectView } from "../domain/project-view.js";
+import { projectDetailView, simpleProjectView } from "../domain/project-view.js";
 import { codeReader } from "./repository-access.js";
-import { pathSegment, projectParams, visibility } from "./schemas.js";
+import { projectParams, visibility } from "./schemas.js";
+import { pathSegment } from "./paths.js";
 
 const namespaceRef = z.union([int(), z.string().check(z.minLength(1), z.maxLength(255))]);
 
@@ -44,7 +45,7 @@ export const endpoint = defineEndpoint(
       visibility: forkVisibility(source.visibility, groupVisibility, body.visibility),
     });
     const base = baseUrl(c);
-    return { ...projectView(fork, base, { admin: principal.user.admin }), forked_from_project: simpleProjectView(source, base) };
+    return { ...(await projectDetailView(principal, fork, base)), forked_from_project: simpleProjectView(source, base) };
   },
 );
 export const handler = lambda(endpoint);

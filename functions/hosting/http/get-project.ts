@@ -3,7 +3,7 @@ import { defineEndpoint } from "../../platform/http/endpoint.js";
 import { lambda } from "../../platform/http/lambda.js";
 import { baseUrl } from "../../platform/http/urls.js";
 import { visibleProject } from "../domain/projects.js";
-import { projectView, simpleProjectView } from "../domain/project-view.js";
+import { projectDetailView, simpleProjectView } from "../domain/project-view.js";
 import { visibleForkSource } from "../domain/forks.js";
 import { bool } from "../../platform/http/params.js";
 import { projectStatistics } from "../domain/project-statistics.js";
@@ -17,7 +17,7 @@ export const endpoint = defineEndpoint(
     const { project, level } = await visibleProject(principal, params.id);
     const base = baseUrl(c);
     const admin = principal?.user.admin ?? false;
-    const view = projectView(project, base, { admin });
+    const view = await projectDetailView(principal, project, base);
     // GitLab shows a fork's source only to those who may read it, and statistics to Reporters and up.
     const [source, statistics] = await Promise.all([visibleForkSource(principal, project), query.statistics && (admin || level >= AccessLevel.reporter) ? projectStatistics(project) : undefined]);
     return { ...view, ...(source ? { forked_from_project: simpleProjectView(source, base) } : {}), ...(statistics ? { statistics } : {}) };

@@ -8,7 +8,7 @@ import { AccessLevel } from "../domain/access.js";
 import { listForks } from "../domain/forks.js";
 import { PROJECT_ORDERS, searchTextOf } from "../domain/project-listing.js";
 import { visibleProject, type Project } from "../domain/projects.js";
-import { projectView, simpleProjectView } from "../domain/project-view.js";
+import { projectDetailViews, simpleProjectView } from "../domain/project-view.js";
 import { projectParams, visibility } from "./schemas.js";
 
 /**
@@ -45,7 +45,8 @@ export const endpoint = defineEndpoint(
     setPageHeaders(c, page, forks.length > page.offset + page.perPage, forks.length);
     const base = baseUrl(c);
     const forkedFrom = simpleProjectView(source, base);
-    return slice.map((p) => (query.simple || !principal ? simpleProjectView(p, base) : { ...projectView(p, base, { admin: principal.user.admin }), forked_from_project: forkedFrom }));
+    if (query.simple || !principal) return slice.map((p) => simpleProjectView(p, base));
+    return (await projectDetailViews(principal, slice, base)).map((view) => ({ ...view, forked_from_project: forkedFrom }));
   },
 );
 export const handler = lambda(endpoint);

@@ -2,17 +2,20 @@ import * as z from "zod/mini";
 import { defineEndpoint } from "../../platform/http/endpoint.js";
 import { lambda } from "../../platform/http/lambda.js";
 import { bool, commaSeparatedIds, idArray, pageQuery } from "../../platform/http/params.js";
-import { pageRequest, setPageHeaders } from "../../platform/http/pagination.js";
+import { pageRequest, slicePage } from "../../platform/http/pagination.js";
 import { baseUrl } from "../../platform/http/urls.js";
-import { canSee } from "../domain/access.js";
-import { findGroup, groupLevel, groupView, type Group } from "../domain/groups.js";
+import { activeShares } from "../domain/access.js";
+import { groupView } from "../domain/groups.js";
+import { visibleGroupsAmong } from "../domain/group-listing.js";
 import { visibleProject } from "../domain/projects.js";
 import { projectParams } from "./schemas.js";
 
 
 /**
  * GitLab's `GET /projects/:id/groups`: the project's group and its ancestors that the caller can see
- * (a personal project has none), by id. Groups do not share projects here, so `with_shared` adds none.
+ * (a personal project has none), by id; `with_shared` adds the groups the project is shared with (at
+ * `shared_min_access_level` or above). Groups the caller cannot see are always left out, so
+ * `shared_visible_only` changes nothing.
  */
 export const endpoint = defineEndpoint(
   {
@@ -31,16 +34,10 @@ export const endpoint = defineEndpoint(
   async ({ c, principal, params, query }) => {
     const skip = new Set(idArray(query.skip_groups, c.req.queries("skip_groups[]")));
     const { project } = await visibleProject(principal, params.id);
-    const needle = query.search?.toLowerCase();
-    const groups = (await Promise.all(project.namespace.groupIds.filter((id) => !skip.has(id)).map(findGroup))).filter((g): g is Group => !!g);
-    const visible: Group[] = [];
-    for (const group of groups.sort((a, b) => a.id - b.id)) {
-      if (needle && ![group.name, group.path].some((v) => v.toLowerCase().includes(needle))) continue;
-      if (canSee(principal, group.visibility, await groupLevel(principal, group))) visible.push(group);
-    }
-    const page = pageRequest(query);
-    setPageHeaders(c, page, visible.length > page.offset + page.perPage, visible.length);
-    return visible.slice(page.offset, page.offset + page.perPage).map((g) => publicGroupDetails(groupView(g, baseUrl(c))));
+    const minShared = Number(query.shared_min_access_level ?? 0);
+    const shared = query.with_shared ? activeShares(project).filter((s) => s.groupAccess >= minShared).map((s) => s.withGroupId) : [];
+    const visible = await visibleGroupsAmong(principal, [...project.namespace.groupIds, ...shared], { search: query.search || undefined, skip });
+    return slicePage(c, pageRequest(query), visible).map((g) => publicGroupDetails(groupView(g, baseUrl(c))));
   },
 );
 export const handler = lambda(endpoint);

@@ -7,7 +7,7 @@ import { baseUrl } from "../../platform/http/urls.js";
 import { ApiError, forbidden } from "../../platform/http/errors.js";
 import { listProjects, PROJECT_ORDERS, type ProjectQuery } from "../domain/project-listing.js";
 import { projectCount } from "../domain/projects.js";
-import { projectView, simpleProjectView } from "../domain/project-view.js";
+import { projectDetailViews, simpleProjectView } from "../domain/project-view.js";
 import { projectStatistics } from "../domain/project-statistics.js";
 
 /**
@@ -68,7 +68,7 @@ export const endpoint = defineEndpoint(
     // recorded at write time) are listed for administrators, who see every project's.
     if (query.simple || !principal) return result.projects.map((p) => simpleProjectView(p, base));
     const statistics = query.statistics && admin ? await Promise.all(result.projects.map((p) => projectStatistics(p))) : undefined;
-    return result.projects.map((p, i) => ({ ...projectView(p, base, { admin }), ...(statistics ? { statistics: statistics[i] } : {}) }));
+    return (await projectDetailViews(principal, result.projects, base)).map((view, i) => ({ ...view, ...(statistics ? { statistics: statistics[i] } : {}) }));
   },
 );
 

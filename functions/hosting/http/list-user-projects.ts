@@ -7,7 +7,7 @@ import { notFound } from "../../platform/http/errors.js";
 import { baseUrl } from "../../platform/http/urls.js";
 import { findUser } from "../../identity/domain/users.js";
 import { listPersonalProjects } from "../domain/personal-projects.js";
-import { projectView } from "../domain/project-view.js";
+import { projectDetailViews } from "../domain/project-view.js";
 
 /** GitLab's `GET /users/:id/projects`: the projects in the user's personal namespace that the caller may see, newest first. */
 export const endpoint = defineEndpoint(
@@ -19,8 +19,7 @@ export const endpoint = defineEndpoint(
     const [user, listed] = await Promise.all([findUser(params.user_id), listPersonalProjects(principal, params.user_id, { offset: page.offset, limit: page.perPage })]);
     if (!user) throw notFound("User");
     setPageHeaders(c, page, listed.total > page.offset + page.perPage, listed.total);
-    const admin = principal?.user.admin ?? false;
-    return listed.projects.map((p) => projectView(p, baseUrl(c), { admin }));
+    return projectDetailViews(principal, listed.projects, baseUrl(c));
   },
 );
 export const handler = lambda(endpoint);

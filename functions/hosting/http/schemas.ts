@@ -11,17 +11,6 @@ export const groupParams = z.object({ id: idOrPath() });
 export const memberParams = z.object({ id: idOrPath(), user_id: positiveInt() });
 /** One of GitLab's access levels, 10 (Guest) … 50 (Owner). */
 export const accessLevel = () => z.pipe(positiveInt(), z.literal(ACCESS_LEVELS));
-/** GitLab paths: letters, digits, `_`, `-`, `.`; not starting with `-`/`.`, not ending in `.git`/`.atom`. */
-export const pathSegment = z.string().check(
-  z.minLength(1),
-  z.maxLength(255),
-  z.regex(/^[a-zA-Z0-9_][a-zA-Z0-9_.-]*$/, "can contain only letters, digits, '_', '-' and '.'"),
-  z.refine((p) => !/\.(git|atom)$/.test(p), "cannot end in .git or .atom"),
-);
-
-export function slugify(name: string): string {
-  return name.trim().toLowerCase().replace(/[^a-z0-9_.-]+/g, "-").replace(/^[-.]+|[-.]+$/g, "").slice(0, 255) || "project";
-}
 
 /** `issues_access_level`, `monitor_access_level`, …: every project feature setting, all optional. */
 export const featureFields = Object.fromEntries(FEATURES.map((f) => [f, z.optional(featureLevel)])) as Record<Feature, z.ZodMiniOptional<typeof featureLevel>>;

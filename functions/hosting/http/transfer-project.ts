@@ -9,7 +9,7 @@ import { findGroup, groupLevel } from "../domain/groups.js";
 import { readableNamespace } from "../domain/namespaces.js";
 import { projectTransferError, transferProject } from "../domain/project-transfer.js";
 import { visibleProject } from "../domain/projects.js";
-import { projectView } from "../domain/project-view.js";
+import { projectDetailView } from "../domain/project-view.js";
 import { projectParams } from "./schemas.js";
 
 /**
@@ -33,7 +33,7 @@ export const endpoint = defineEndpoint(
     const group = ns.kind === "group" ? await findGroup(ns.id) : undefined;
     if (group && (await groupLevel(principal, group)) < AccessLevel.maintainer) throw projectTransferError("Transfer failed, please contact an admin.");
     const moved = await transferProject(project, ns, group?.visibility);
-    return projectView(moved, baseUrl(c), { admin: principal.user.admin });
+    return projectDetailView(principal, moved, baseUrl(c));
   },
 );
 export const handler = lambda(endpoint);

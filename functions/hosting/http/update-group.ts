@@ -6,6 +6,7 @@ import { forbidden } from "../../platform/http/errors.js";
 import { AccessLevel } from "../domain/access.js";
 import { groupView, updateGroup, visibleGroup } from "../domain/groups.js";
 import { groupParams, visibility } from "./schemas.js";
+import { chosenGroupSettings, groupSettingFields } from "./group-settings.js";
 
 /** Owner (GitLab: `admin_group`). */
 export const endpoint = defineEndpoint(
@@ -13,12 +14,18 @@ export const endpoint = defineEndpoint(
     summary: "Update a group",
     access: "write",
     params: groupParams,
-    body: z.object({ name: z.optional(z.string().check(z.minLength(1), z.maxLength(255))), description: z.optional(z.string().check(z.maxLength(2000))), visibility: z.optional(visibility) }),
+    body: z.object({
+      name: z.optional(z.string().check(z.minLength(1), z.maxLength(255))),
+      description: z.optional(z.string().check(z.maxLength(2000))),
+      visibility: z.optional(visibility),
+      ...groupSettingFields,
+    }),
   },
   async ({ c, principal, params, body }) => {
     const { group, level } = await visibleGroup(principal, params.id);
     if (level < AccessLevel.owner) throw forbidden();
-    const changes = Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined));
+    const { name, description, visibility: v } = body;
+    const changes = Object.fromEntries(Object.entries({ name, description, visibility: v, ...chosenGroupSettings(body) }).filter(([, value]) => value !== undefined));
     return groupView(await updateGroup(group, changes), baseUrl(c));
   },
 );

@@ -1,6 +1,7 @@
 import * as z from "zod/mini";
 import { defineEndpoint } from "../../platform/http/endpoint.js";
 import { lambda } from "../../platform/http/lambda.js";
+import { bool } from "../../platform/http/params.js";
 import { baseUrl } from "../../platform/http/urls.js";
 import { forbidden } from "../../platform/http/errors.js";
 import { scheduleContainerMoveTo } from "../../moves/domain/schedule.js";
@@ -26,6 +27,7 @@ export const endpoint = defineEndpoint(
       visibility: z.optional(visibility),
       default_branch: z.optional(z.string().check(z.regex(/^[A-Za-z0-9._\/-]{1,255}$/))),
       repository_storage: z.optional(z.string().check(z.maxLength(255))),
+      request_access_enabled: z.optional(bool()),
       ...featureFields,
       ...legacyFeatureFlags,
     }),
@@ -41,8 +43,11 @@ export const endpoint = defineEndpoint(
       visibility: body.visibility,
       defaultBranch: body.default_branch,
       features: chosenFeatures(body),
+      requestAccessEnabled: body.request_access_enabled,
     });
     if (storage !== undefined && storage !== project.storage) await scheduleContainerMoveTo("project", updated, storage);
+    // Without `shared_with_groups` (GET has it): reading the shared groups is code this function,
+    // which also schedules storage moves, has no room left for in its bundle.
     return projectView(updated, baseUrl(c), { admin: principal.user.admin });
   },
 );

@@ -51,6 +51,12 @@ export function setPageHeaders(c: Context, page: PageRequest, hasNext: boolean, 
   c.header("Link", links.join(", "));
 }
 
+/** The page of a list read whole (a bounded set), with the headers and its total. */
+export function slicePage<T>(c: Context, page: PageRequest, items: T[]): T[] {
+  setPageHeaders(c, page, items.length > page.offset + page.perPage, items.length);
+  return items.slice(page.offset, page.offset + page.perPage);
+}
+
 /**
  * GitLab's keyset pagination answer: only `Link: <…>; rel="next"`, whose URL is this request's with
  * the cursor parameters replaced (no totals, no page numbers); none on the last page.
