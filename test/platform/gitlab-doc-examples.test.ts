@@ -217,6 +217,13 @@ const builders: Record<string, (v: Vars) => Promise<void>> = {
     await builders.project!(v);
     await call("POST", `/api/v4/projects/${v.project}/repository/tags`, { tag_name: "v1.0.0", ref: "main", message: "Release 1.0.0" });
   },
+  /** Ruby, JavaScript, HTML and CoffeeScript files in the proportions of the doc's languages example. */
+  async project_languages(v) {
+    await builders.project!(v);
+    const sizes = { "app.rb": 6669, "app.js": 2298, "index.html": 791, "app.coffee": 242 };
+    const actions = Object.entries(sizes).map(([file_path, n]) => ({ action: "create", file_path, content: "x".repeat(n) }));
+    await call("POST", `/api/v4/projects/${v.project}/repository/commits`, { branch: "main", commit_message: "languages", actions });
+  },
   /** A file whose blob id (`blob`) the doc's blob examples read. */
   async project_blob(v) {
     await builders.project!(v);
