@@ -12,7 +12,9 @@
  * Instance-wide examples (settings, bulk moves of a whole storage) run on a runtime of this file.
  */
 import { describe, it, expect, beforeAll, afterAll } from "vitest";
+import { execFile } from "node:child_process";
 import { readFileSync } from "node:fs";
+import { promisify } from "node:util";
 import * as z from "zod/mini";
 import { routes } from "../../functions/routes.js";
 import { requestAt, unique, type ApiResponse } from "../support/api.js";
@@ -223,6 +225,13 @@ const builders: Record<string, (v: Vars) => Promise<void>> = {
     const sizes = { "app.rb": 6669, "app.js": 2298, "index.html": 791, "app.coffee": 242 };
     const actions = Object.entries(sizes).map(([file_path, n]) => ({ action: "create", file_path, content: "x".repeat(n) }));
     await call("POST", `/api/v4/projects/${v.project}/repository/commits`, { branch: "main", commit_message: "languages", actions });
+  },
+  /** A project whose repository was fetched over HTTP once (git's `ls-remote`, protocol v2: one upload-pack request). */
+  async project_fetched(v) {
+    await builders.project!(v);
+    const url = new URL((await call("GET", `/api/v4/projects/${v.project}`)).body.http_url_to_repo);
+    [url.username, url.password] = ["oauth2", rt.token];
+    await promisify(execFile)("git", ["-c", "protocol.version=2", "ls-remote", url.toString()], { env: { PATH: process.env.PATH, GIT_TERMINAL_PROMPT: "0", GIT_CONFIG_NOSYSTEM: "1" } });
   },
   /** A file whose blob id (`blob`) the doc's blob examples read. */
   async project_blob(v) {

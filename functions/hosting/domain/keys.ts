@@ -12,6 +12,7 @@
  * | personal project entry    | USER#<uid>              | PROJECT#<id>    |                                   |                                        |
  * | group share (link)        | GROUP#<shared id>       | SHARE#<with id> | SHARED#WITH#<with id> / <shared>  |                                        |
  * | fork of a project         | PROJECT#<source id>     | FORK#<fork id>  |                                   |                                        |
+ * | a day's fetch count       | PROJECT#<id>            | FETCHES#<date>  |                                   |                                        |
  * | path claim                | NAMESPACE#<full path>   | NAMESPACE       |                                   |                                        |
  * | visible-to-all marker     | VISIBLE#<kind>          | <id>            |                                   |                                        |
  * | project order entry       | PROJECTS#BY#<order>#<audience> | <sort value>#<id> |                           |                                        |
@@ -52,6 +53,12 @@ export const membershipsOfUserIndex = (kind: "project" | "group", userId: number
 /** A fork, in its source's partition: the source's fork list is one Query. */
 export const forkLinkKey = (sourceId: number, forkId: number) => ({ pk: `PROJECT#${sourceId}`, sk: `FORK#${pad(forkId)}` });
 export const FORK_LINK_PREFIX = "FORK#";
+/**
+ * A project's HTTP fetches of one day (`YYYY-MM-DD`, UTC), in the project's partition: the last 30
+ * days are one Query of a sort-key range; each item expires (`expireAt`) once out of that window.
+ */
+export const dailyFetchKey = (projectId: number, date: string) => ({ pk: `PROJECT#${projectId}`, sk: `${DAILY_FETCH_PREFIX}${date}` });
+export const DAILY_FETCH_PREFIX = "FETCHES#";
 /** Marks a project or subgroup as a child of its group, so "is this group empty?" is one Query. */
 export const groupChildKey = (groupId: number, kind: "project" | "group", id: number) => ({ pk: `GROUP#${groupId}`, sk: `CHILD#${kind}#${pad(id)}` });
 /**
