@@ -201,6 +201,11 @@ const builders: Record<string, (v: Vars) => Promise<void>> = {
     const actions = [{ action: "create", file_path: "feature.rb", content: "feature\n" }];
     v.commit = (await call("POST", `/api/v4/projects/${v.project}/repository/commits`, { branch: "main", commit_message: "Feature added", actions })).body.id;
   },
+  /** `commit` (as `project_feature`) with a comment on it, also on `main`'s head. */
+  async project_commit_note(v) {
+    await builders.project_feature!(v);
+    await call("POST", `/api/v4/projects/${v.project}/repository/commits/${v.commit}/comments`, { note: "this code is really nice" });
+  },
   /** main and feature, each a commit past the initial commit: their merge base is that commit. */
   async project_branches(v) {
     await builders.project!(v);

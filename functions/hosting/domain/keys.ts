@@ -13,6 +13,7 @@
  * | group share (link)        | GROUP#<shared id>       | SHARE#<with id> | SHARED#WITH#<with id> / <shared>  |                                        |
  * | fork of a project         | PROJECT#<source id>     | FORK#<fork id>  |                                   |                                        |
  * | a day's fetch count       | PROJECT#<id>            | FETCHES#<date>  |                                   |                                        |
+ * | comment on a commit       | PROJECT#<id>            | COMMIT_NOTE#<sha>#<note id> |                       |                                        |
  * | path claim                | NAMESPACE#<full path>   | NAMESPACE       |                                   |                                        |
  * | visible-to-all marker     | VISIBLE#<kind>          | <id>            |                                   |                                        |
  * | project order entry       | PROJECTS#BY#<order>#<audience> | <sort value>#<id> |                           |                                        |
@@ -59,6 +60,12 @@ export const FORK_LINK_PREFIX = "FORK#";
  */
 export const dailyFetchKey = (projectId: number, date: string) => ({ pk: `PROJECT#${projectId}`, sk: `${DAILY_FETCH_PREFIX}${date}` });
 export const DAILY_FETCH_PREFIX = "FETCHES#";
+/**
+ * A comment on a commit (GitLab's commit note), in its project's partition under the commit's id:
+ * a commit's comments, oldest first, are one Query of a sort-key prefix; a project's, one Query too.
+ */
+export const commitNoteKey = (projectId: number, commitId: string, noteId: number) => ({ pk: `PROJECT#${projectId}`, sk: `${commitNotesPrefix(commitId)}${pad(noteId)}` });
+export const commitNotesPrefix = (commitId?: string) => (commitId ? `COMMIT_NOTE#${commitId}#` : "COMMIT_NOTE#");
 /** Marks a project or subgroup as a child of its group, so "is this group empty?" is one Query. */
 export const groupChildKey = (groupId: number, kind: "project" | "group", id: number) => ({ pk: `GROUP#${groupId}`, sk: `CHILD#${kind}#${pad(id)}` });
 /**

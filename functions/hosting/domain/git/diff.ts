@@ -57,6 +57,43 @@ export async function commitDiff(
   return treeDiff(gitdir, cache, parentTree, tree, page);
 }
 
+/**
+ * Whether the commit's diff of `path` (its new path) has an added (`new`) or removed (`old`) line
+ * numbered `line` on that side: where GitLab can place a comment on a line of a commit. Undefined
+ * when `ref` names no commit.
+ */
+export async function commitDiffHasLine(storage: string, rel: string, ref: string, position: { path: string; line: number; lineType: "new" | "old" }): Promise<boolean | undefined> {
+  const gitdir = await requireRepository(storage, rel);
+  const cache: ObjectCache = {};
+  const oid = await resolveCommit(gitdir, ref, cache);
+  if (!oid) return undefined;
+  const { tree, parentTree } = await commitTrees(gitdir, oid, cache);
+  const pair = pairRenames(await treeChanges(gitdir, cache, parentTree, tree)).find((p) => p.newPath === position.path);
+  return pair !== undefined && changedLines(await unifiedDiff(gitdir, cache, pair), position.lineType).has(position.line);
+}
+
+/** The numbers of the lines a unified diff adds (`new`, on the new side) or removes (`old`, on the old side). */
+function changedLines(diff: string, side: "new" | "old"): Set<number> {
+  const lines = new Set<number>();
+  let [oldLine, newLine] = [0, 0];
+  for (const line of diff.split("\n")) {
+    const hunk = /^@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@/.exec(line);
+    if (hunk) {
+      [oldLine, newLine] = [Number(hunk[1]), Number(hunk[2])];
+    } else if (line.startsWith("+")) {
+      if (side === "new") lines.add(newLine);
+      newLine++;
+    } else if (line.startsWith("-")) {
+      if (side === "old") lines.add(oldLine);
+      oldLine++;
+    } else if (line.startsWith(" ")) {
+      oldLine++;
+      newLine++;
+    }
+  }
+  return lines;
+}
+
 /** A commit's tree and its first parent's (undefined for a root commit: the empty tree). */
 async function commitTrees(gitdir: string, oid: string, cache: ObjectCache): Promise<{ tree: string; parentTree?: string }> {
   const { commit } = await git.readCommit({ fs, gitdir, oid, cache });

@@ -4,7 +4,7 @@
 export { initRepository, removeRepository, repositoryExists, repositorySize } from "./lifecycle.js";
 export { commitActions, type CommitActionsInput } from "./commit.js";
 export { revertCommit, cherryPickCommit, type ChangeInput, type RevertInput, type CherryPickInput } from "./commit-change.js";
-export { commitDiff, commitStats, type DiffEntry, type DiffStats } from "./diff.js";
+export { commitDiff, commitDiffHasLine, commitStats, type DiffEntry, type DiffStats } from "./diff.js";
 export { compareRefs, type Comparison } from "./compare.js";
 export { commitSequence, contributors, type Contributor } from "./history.js";
 export { languageShares } from "./languages.js";
