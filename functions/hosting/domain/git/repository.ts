@@ -35,3 +35,4 @@ export { fileAtRef, type FileAtRef, type FileLookup } from "./file-info.js";
 export { blameAtRef, type BlameRange } from "./blame.js";
 export { resolveArchive, archivePrefix, type ArchiveRequest, type ArchiveSource } from "./archive.js";
 export { ARCHIVE_FORMATS, archiveChunks, archiveStream, type ArchiveKind, type ArchiveMeter } from "./archive-stream.js";
+export { commitSignature, tagSignature, type Signature, type CertificateInfo } from "./signature.js";
