@@ -41,6 +41,8 @@ export const hostingRoutes: RouteSpec[] = [
   r("GET", "/api/v4/projects/:id/repository/merge_base", "get-merge-base"),
   r("GET", "/api/v4/projects/:id/repository/compare", "compare-refs"),
   r("GET", "/api/v4/projects/:id/repository/contributors", "list-contributors"),
+  r("GET", "/api/v4/projects/:id/repository/changelog", "get-changelog"),
+  r("POST", "/api/v4/projects/:id/repository/changelog", "add-changelog"),
   r("GET", "/api/v4/projects/:id/repository/tree", "list-tree"),
   r("GET", "/api/v4/projects/:id/repository/blobs/:sha", "get-blob"),
   r("GET", "/api/v4/projects/:id/repository/blobs/:sha/raw", "raw-blob"),

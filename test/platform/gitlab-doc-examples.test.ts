@@ -210,6 +210,13 @@ const builders: Record<string, (v: Vars) => Promise<void>> = {
     await builders.project_feature!(v);
     await call("POST", `/api/v4/projects/${v.project}/repository/commits/${v.commit}/comments`, { note: "this code is really nice" });
   },
+  /** A tag v0.9.0, then a commit with a `Changelog: feature` trailer: what the doc's changelog examples list. */
+  async project_changelog(v) {
+    await builders.project!(v);
+    await call("POST", `/api/v4/projects/${v.project}/repository/tags`, { tag_name: "v0.9.0", ref: "main" });
+    const actions = [{ action: "create", file_path: "feature.rb", content: "feature\n" }];
+    await call("POST", `/api/v4/projects/${v.project}/repository/commits`, { branch: "main", commit_message: "Title 1\n\nChangelog: feature", actions });
+  },
   /** main and feature, each a commit past the initial commit: their merge base is that commit. */
   async project_branches(v) {
     await builders.project!(v);
