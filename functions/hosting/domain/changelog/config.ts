@@ -4,7 +4,7 @@
  * section title), `template`, `tag_regex` (which tags name versions, with `major`, `minor`, `patch`
  * and `pre` groups). Errors are the changelog's 422s.
  */
-import { parse } from "yaml";
+import { load } from "js-yaml";
 import { DEFAULT_TEMPLATE, parseTemplate, TemplateError } from "./template.js";
 
 export class ChangelogError extends Error {}
@@ -23,7 +23,7 @@ export function changelogConfig(yaml: string | undefined): ChangelogConfig {
   let raw: Record<string, unknown> = {};
   if (yaml !== undefined) {
     try {
-      const parsed: unknown = parse(yaml);
+      const parsed: unknown = load(yaml);
       raw = parsed && typeof parsed === "object" && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
     } catch (err) {
       throw new ChangelogError(`The changelog configuration is not valid YAML: ${(err as Error).message.split("\n")[0]}`);
