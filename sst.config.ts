@@ -15,11 +15,14 @@ export default $config({
     };
   },
   async run() {
-    // The academic routes are generated from rest/ (and ignored by git): regenerate them before the
-    // route table is read, so a plain `sst deploy` ships what rest/ holds. SST runs from the app root.
+    // The academic routes are generated from rest/ and the OpenAPI document from the route modules
+    // (both ignored by git): regenerate them before the route table is read and the functions are
+    // bundled, so a plain `sst deploy` ships what the sources hold. SST runs from the app root.
     const { execFileSync } = await import("node:child_process");
     const { existsSync } = await import("node:fs");
-    if (existsSync("scripts/pers_autoload.ts")) execFileSync(process.execPath, ["--import", "tsx", "scripts/pers_autoload.ts"], { stdio: "inherit" });
+    for (const generator of ["scripts/pers_autoload.ts", "scripts/openapi-document.ts"]) {
+      if (existsSync(generator)) execFileSync(process.execPath, ["--import", "tsx", generator], { stdio: "inherit" });
+    }
     const storage = await import("./stacks/storage");
     await import("./stacks/secrets");
     const queues = await import("./stacks/queues");

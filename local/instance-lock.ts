@@ -11,6 +11,7 @@
 import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { invokedAs, OperatorError } from "./operator-errors.js";
+import { processRunning } from "../functions/platform/process-alive.js";
 
 /** Written while a persistent runtime runs, so CLIs (backup, restore, inventory) can join it. */
 export interface RuntimeInfo {
@@ -93,20 +94,10 @@ function readLock(dataDir: string): RuntimeInfo | undefined {
 
 /** Why a lock no longer holds, or undefined while its holder runs on this very folder. */
 function staleReason(info: RuntimeInfo, dataDir: string): string | undefined {
-  if (!Number.isInteger(info.pid) || !alive(info.pid)) return "that process is no longer running (left by a crash or a kill)";
+  if (!Number.isInteger(info.pid) || !processRunning(info.pid)) return "that process is no longer running (left by a crash or a kill)";
   if (info.pidStartedAt && processStartTime(info.pid) !== info.pidStartedAt) return "that pid now belongs to another process";
   if (info.dataDirId && info.dataDirId !== folderId(resolve(dataDir))) return "the lock was copied here from another data folder";
   return undefined;
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    // EPERM: it exists but belongs to someone else.
-    return (err as NodeJS.ErrnoException).code === "EPERM";
-  }
 }
 
 /** Field 22 of /proc/<pid>/stat (after the parenthesised command name); undefined off Linux. */

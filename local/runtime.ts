@@ -16,7 +16,7 @@ import { pollQueue, scheduleCron, lambdaContext, type Poller } from "./workers.j
 import { describeListenError, freePort, listenProblem } from "./ports.js";
 import { acquireInstanceLock, RUNTIME_ENV } from "./instance-lock.js";
 import { invokedAs, OperatorError } from "./operator-errors.js";
-import { recoverFromPredecessors } from "./recovery.js";
+import { recoverFromPredecessors, refuseInterruptedRestore } from "./recovery.js";
 import { buildLocalApp, keepIdleConnectionsLongerThanClients, loadModule } from "./server.js";
 import { workers } from "../functions/routes.js";
 import type { QueueName } from "../functions/route-spec.js";
@@ -49,6 +49,8 @@ export interface RuntimeOptions {
   notice?: (line: string) => void;
   /** Run every function from its bundle in its own process (`local/isolated/`); default: all in this one. */
   isolated?: boolean | IsolatedOptions;
+  /** Open a folder an interrupted restore left (the restore command, which finishes it); default: refuse it. */
+  allowInterruptedRestore?: boolean;
 }
 
 export interface Runtime {
@@ -105,6 +107,7 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
     const credentials = { accessKeyId: "local", secretAccessKey: "local" };
     await ensureTable(new DynamoDBClient({ endpoint: dynamo.endpoint, region: "us-east-1", credentials }), TABLE);
     await recoverFromPredecessors();
+    if (!opts.allowInterruptedRestore) await refuseInterruptedRestore(dataDir);
     const sqs = new SQSClient({ endpoint: sqsStandIn.endpoint, region: "us-east-1", credentials });
     const queue = await ensureQueues(sqs, { queue: INGEST_QUEUE, deadLetter: `${INGEST_QUEUE}-dlq`, maxReceiveCount: 5, visibilityTimeoutSeconds: 60 });
     process.env.SST_RESOURCE_IngestQueue = JSON.stringify({ url: queue.url });

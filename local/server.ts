@@ -10,6 +10,7 @@ import { pathToFileURL } from "node:url";
 import { createApp } from "../functions/platform/http/app.js";
 import { mountEndpoint } from "../functions/platform/http/lambda.js";
 import type { Endpoint } from "../functions/platform/http/endpoint.js";
+import { writeOpenApiModule } from "../functions/platform/http/openapi-document.js";
 import { routes, workers } from "../functions/routes.js";
 
 const functionsDir = resolve(import.meta.dirname, "../functions");
@@ -46,6 +47,9 @@ export async function buildLocalApp(): Promise<Hono> {
     if (!mod.endpoint) throw new Error(`functions/${route.module}.ts does not export an endpoint`);
     mountEndpoint(app, route.method, route.path, mod.endpoint);
   }
+  // The OpenAPI route serves the generated document, as its bundle does: brought up to date from
+  // the modules just loaded, so a schema edited since the last build shows here too.
+  await writeOpenApiModule((module) => loadModule(module));
   for (const worker of workers.filter((w) => w.kind === "url")) {
     // A function-URL module registers its own paths (it is one Lambda serving several of them).
     const mod = await loadModule<{ mount?: (app: Hono) => void }>(worker.module);

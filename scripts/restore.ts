@@ -1,8 +1,9 @@
 /**
  * `npm run restore -- <file> [old=new …] [--force] [--progress]`: restores an archive into an
- * empty instance, optionally moving repositories onto other storages (`default=cluster`). The
- * archive is verified completely first; a damaged one restores nothing. A non-empty instance is
- * refused unless `--force`, which deletes everything in it first. See functions/backup/index.ts.
+ * empty instance, optionally moving repositories onto other storages (`default=cluster`), all or
+ * nothing: the archive is verified completely and staged before the instance changes. A non-empty
+ * instance is refused unless `--force`, which replaces everything in it; an instance a killed
+ * restore left is finished by running that restore again. See functions/backup/restore.ts.
  */
 import { resolve } from "node:path";
 import { openInstance, parseArgs, runCli, UsageError } from "../functions/backup/cli.js";
@@ -17,7 +18,7 @@ await runCli(USAGE, async () => {
   const [file, ...mappingArgs] = args.positional;
   if (!file) throw new UsageError("Give the archive file name.");
   const mapping = parseMapping(mappingArgs);
-  const instance = await openInstance({ mustExist: false });
+  const instance = await openInstance({ mustExist: false, forRestore: true });
   try {
     console.error(`Restoring into ${instance.describe}`);
     const s = await restore({ file: resolve(file), mapping, force: args.flags.has("--force"), progress: Progress.create(args.flags.has("--progress")) });

@@ -3,15 +3,17 @@
  * least-privilege link rule (`needsOf` in ./plan). Used as the API's `transform.route.handler` and for
  * every worker, so HTTP routes and workers follow one rule.
  */
-import { linksOf, LOG_RETENTION, moduleOfHandler, needsOf, nodeModulesOf, STORAGE_MOUNT, TIMEOUT_SECONDS, type FunctionKind, type LinkName } from "./plan";
+import { LAMBDA_RUNTIME, linksOf, LOG_RETENTION, moduleOfHandler, needsOf, nodejsOf, STORAGE_MOUNT, TIMEOUT_SECONDS, type FunctionKind, type LinkName } from "./plan";
 import { efs, instanceConfigJson, table, vpc } from "./storage";
 
 /** Fills in defaults a function did not set itself (a `Transform<FunctionArgs>`: mutates `args`). */
 export function withDefaults(args: sst.aws.FunctionArgs): undefined {
   const module = typeof args.handler === "string" ? moduleOfHandler(args.handler) : undefined;
   const storage = module !== undefined && needsOf(module).storage;
-  // nodejs22.x: the closest maintained Lambda runtime to the Node 20 the code is developed on.
-  args.runtime ??= "nodejs22.x";
+  // Set, not defaulted: `npm run build` and isolated mode bundle every function for this runtime
+  // with these options (stacks/plan.ts), so a function of its own would ship what no test ran.
+  args.runtime = LAMBDA_RUNTIME;
+  args.nodejs = nodejsOf(module);
   args.architecture ??= "arm64";
   args.memory ??= storage ? "1024 MB" : "512 MB";
   // HTTP API gives up after 30 s, so a route's Lambda must finish before that.
@@ -22,8 +24,6 @@ export function withDefaults(args: sst.aws.FunctionArgs): undefined {
     ...(process.env.FORGELINE_REVISION ? { FORGELINE_REVISION: process.env.FORGELINE_REVISION } : {}),
     ...env,
   }));
-  const install = module !== undefined ? nodeModulesOf(module) : [];
-  if (install.length > 0) args.nodejs = { ...args.nodejs, install };
   if (storage) {
     args.vpc ??= vpc;
     args.volume ??= { efs, path: STORAGE_MOUNT };

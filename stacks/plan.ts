@@ -69,6 +69,30 @@ export function nodeModulesOf(module: string): string[] {
   return module === "academic/http/swagger-ui" ? ["swagger-ui-dist"] : [];
 }
 
+// ── Bundling ─────────────────────────────────────────────────────────────────────────────────────
+/**
+ * The Lambda runtime of every function (the closest maintained one to the Node the code is
+ * developed on); SST derives the bundle's esbuild target from it.
+ */
+export const LAMBDA_RUNTIME = "nodejs22.x";
+
+/** The part of SST's `nodejs` function options this app sets. */
+export interface NodejsBundling {
+  minify: boolean;
+  install?: string[];
+}
+
+/**
+ * The `nodejs` options `stacks/` gives SST for a module's function: the one definition of how a
+ * function is bundled. `local/isolated/sst-esbuild.ts` turns it into the esbuild options SST's Node
+ * builder derives from it, for `npm run build`, isolated mode and the tests. `minify` is spelled
+ * out because SST's builder minifies only when the property is set, whatever its default reads.
+ */
+export function nodejsOf(module: string | undefined): NodejsBundling {
+  const install = module === undefined ? [] : nodeModulesOf(module);
+  return install.length > 0 ? { minify: true, install } : { minify: true };
+}
+
 /** How a function is triggered: an API Gateway route, or a `workers` entry's kind. */
 export type FunctionKind = "route" | WorkerSpec["kind"];
 

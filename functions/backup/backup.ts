@@ -22,8 +22,8 @@ import { belongsToVanished, containerId, containerOf, isOpenMove, repositoryOf, 
 import { BackupError } from "./errors.js";
 import { encodeManifest, FORMAT, FORMAT_MARKER, FORMAT_VERSION, MANIFEST_PATH, tableFileName, type ManifestEntry, type RepositoryRecord } from "./manifest.js";
 import { formatBytes, silentProgress, type ProgressSink } from "./progress.js";
-import { decodeItem, describeTable, encodeItem, getRawItem, keyOf, scanTable, str, type RawItem } from "./table-io.js";
-import { INCARNATION_KEY } from "../platform/leases.js";
+import { decodeItem, describeTable, encodeItem, getRawItem, keyId, keyOf, scanTable, type RawItem } from "./table-io.js";
+import { isInstallationKey } from "./restore-marker.js";
 import { TarWriter, type WrittenEntry } from "./tar-writer.js";
 import { mapConcurrently } from "../platform/concurrency.js";
 
@@ -57,7 +57,7 @@ const REPOSITORY_CONCURRENCY = 8;
 const LEASE_BATCH = 100;
 const BATCH_HOLD_MS = 1000;
 
-const keyString = (item: RawItem) => `${keyOf(item).pk}\u0000${keyOf(item).sk}`;
+const keyString = (item: RawItem) => keyId(keyOf(item));
 
 export async function backup(opts: BackupOptions): Promise<BackupSummary> {
   const started = Date.now();
@@ -77,7 +77,7 @@ export async function backup(opts: BackupOptions): Promise<BackupSummary> {
     let scanned = 0;
     try {
       await scanTable(async (scannedPage) => {
-        const items = scannedPage.filter((item) => str(item, "pk") !== INCARNATION_KEY.pk);
+        const items = scannedPage.filter((item) => !isInstallationKey(keyOf(item)));
         for (const item of items) {
           const repo = repositoryOf(item);
           if (repo) repositories.push(repo);

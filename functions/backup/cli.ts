@@ -28,8 +28,13 @@ export interface Instance {
 }
 
 
-/** `mustExist`: refuse a data folder that holds no instance (backup/inventory would create one). */
-export async function openInstance(opts: { mustExist: boolean }): Promise<Instance> {
+/**
+ * `mustExist`: refuse a data folder that holds no instance (backup/inventory would create one).
+ * `forRestore`: no administrator is created on a new folder (the archive brings its own, and a
+ * restore that fails leaves the folder to bootstrap as before), and a folder an interrupted restore
+ * left is opened, so that the restore can finish it.
+ */
+export async function openInstance(opts: { mustExist: boolean; forRestore?: boolean }): Promise<Instance> {
   if (process.env.SST_RESOURCE_Main) {
     return { how: "aws", describe: `table ${JSON.parse(process.env.SST_RESOURCE_Main).name ?? "?"} (from the environment)`, close: async () => {} };
   }
@@ -43,7 +48,8 @@ export async function openInstance(opts: { mustExist: boolean }): Promise<Instan
   if (opts.mustExist && !existsSync(join(dir, "dynamodb"))) {
     throw new BackupError(`${dir} holds no Forgeline instance (no dynamodb folder); set FORGELINE_DATA_DIR to the instance's data folder`);
   }
-  const runtime = await startRuntime({ dataDir: dir, persistent: true, workers: false });
+  const restoring = opts.forRestore === true;
+  const runtime = await startRuntime({ dataDir: dir, persistent: true, workers: false, bootstrapAtStart: !restoring, allowInterruptedRestore: restoring });
   return { how: "stand-ins", describe: `the data folder ${dir} (stand-ins started by this command)`, close: () => runtime.stop() };
 }
 

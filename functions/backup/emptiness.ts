@@ -10,21 +10,24 @@
  * not part of the instance, and restore replaces any directory in its way.
  *
  * Restore replaces the target's items (an empty instance's bootstrap items are deleted and the
- * archive's written); with `--force` it also deletes the repositories of a non-empty target first.
+ * archive's written); with `--force` it also replaces the repositories of a non-empty target. The
+ * installation's own items (`restore-marker.ts`) are not the instance's: a restore marker is
+ * reported as `interrupted`, and neither it nor the incarnation counter makes an instance non-empty.
  */
 import { containerOf, repositoriesOf } from "./containers.js";
-import { num, scanTable, str, keyOf, type RawItem, type RawKey } from "./table-io.js";
-import { INCARNATION_KEY } from "../platform/leases.js";
+import { num, scanTable, str, keyOf, type RawItem } from "./table-io.js";
+import { isInstallationKey, markerOf, RESTORE_MARKER_KEY, type RestoreMarker } from "./restore-marker.js";
 
 export interface TargetState {
-  keys: RawKey[];
   repositories: Array<{ storage: string; relativePath: string }>;
   /** Descriptions of the items that make the instance non-empty (the first few). */
   found: string[];
   foundCount: number;
+  /** What an interrupted restore left (it was making an archive live when it stopped). */
+  interrupted: RestoreMarker | undefined;
 }
 
-const PROJECTION = ["pk", "sk", "username", "userId", "kind", "ownerId", "storage", "relativePath", "wikiRepository", "type"];
+const PROJECTION = ["pk", "sk", "username", "userId", "kind", "ownerId", "storage", "relativePath", "wikiRepository", "type", "archive", "file", "backupCreatedAt", "startedAt"];
 const SHOWN = 5;
 
 function describe(item: RawItem): string {
@@ -36,12 +39,22 @@ function describe(item: RawItem): string {
 
 export async function inspectTarget(): Promise<TargetState> {
   const items: RawItem[] = [];
-  await scanTable((page) => void items.push(...page), { projection: PROJECTION });
+  let interrupted: RestoreMarker | undefined;
+  await scanTable(
+    (page) => {
+      for (const item of page) {
+        const key = keyOf(item);
+        if (key.pk === RESTORE_MARKER_KEY.pk && key.sk === RESTORE_MARKER_KEY.sk) interrupted = markerOf(item);
+        if (!isInstallationKey(key)) items.push(item);
+      }
+    },
+    { projection: PROJECTION },
+  );
   const users = items.filter((i) => str(i, "sk") === "USER" && str(i, "pk")?.startsWith("USER#"));
   const root = users.length === 1 && str(users[0]!, "username") === "root" ? num(users[0]!, "id") ?? Number(str(users[0]!, "pk")!.slice(5)) : undefined;
   const bootstrap = (item: RawItem): boolean => {
     const { pk, sk } = keyOf(item);
-    if (pk === "BOOTSTRAP" || pk.startsWith("SEQ#") || (pk === "SETTINGS" && sk === "APPLICATION") || pk === INCARNATION_KEY.pk) return true;
+    if (pk === "BOOTSTRAP" || pk.startsWith("SEQ#") || (pk === "SETTINGS" && sk === "APPLICATION")) return true;
     if (root === undefined) return false;
     if (pk === `USER#${root}` && sk === "USER") return true;
     if (pk === "NAMESPACE#root") return str(item, "kind") === "user" && num(item, "ownerId") === root;
@@ -53,11 +66,5 @@ export async function inspectTarget(): Promise<TargetState> {
   const ranked = [...foreign.filter((i) => containerOf(i) || str(i, "sk") === "USER"), ...foreign.filter((i) => !containerOf(i) && str(i, "sk") !== "USER")];
   const shown = ranked.slice(0, SHOWN).map(describe);
   if (foreign.length > SHOWN) shown.push(`${foreign.length - SHOWN} more items`);
-  return {
-    // The runtime's incarnation counter stays: the running runtime's leases are numbered by it.
-    keys: items.map(keyOf).filter((key) => key.pk !== INCARNATION_KEY.pk),
-    repositories: items.flatMap(repositoriesOf),
-    found: shown,
-    foundCount: foreign.length,
-  };
+  return { repositories: items.flatMap(repositoriesOf), found: shown, foundCount: foreign.length, interrupted };
 }

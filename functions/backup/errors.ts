@@ -29,3 +29,14 @@ export class NotEmptyError extends BackupError {
     this.name = "NotEmptyError";
   }
 }
+
+/** The target holds a restore that was interrupted while it made another archive live (`restore-marker.ts`). */
+export class InterruptedRestoreError extends BackupError {
+  constructor(what: string, file: string) {
+    super(
+      `The target instance is incomplete: ${what}. Run that restore again to finish it (npm run restore -- ${file}), ` +
+        "or run this one with --force to replace everything in the instance. Nothing was restored.",
+    );
+    this.name = "InterruptedRestoreError";
+  }
+}

@@ -31,13 +31,14 @@
  * quiesce writes for an exact point-in-time copy.
  *
  * ## Restore and "empty"
- * Restore verifies the whole archive before writing anything, then writes every repository into
- * every replica of its (mapped, `old=new`) storage and checks its refs checksum, then replaces the
- * table's items. The target must be empty: nothing in its table but the bootstrap marker, id
+ * Restore verifies the whole archive before writing anything, then stages every repository in
+ * every replica of its (mapped, `old=new`) storage and checks its refs checksum there, then makes
+ * it all live: the table's items replaced, then the repositories renamed into place (all or
+ * nothing; see `restore.ts`). The target must be empty: nothing in its table but the bootstrap marker, id
  * counters, application settings and one user `root` with its claims and tokens — what a fresh
  * `npm start` creates. Those bootstrap items are replaced by the archive's (the archive's tokens
  * work afterwards, the fresh instance's do not). `--force` restores into a non-empty instance by
- * deleting its items and their repositories first.
+ * replacing its items and their repositories.
  *
  * ## Running against AWS
  * The same code runs through the AWS SDK: run the CLI on a host that mounts the EFS storages where

@@ -1,38 +1,37 @@
 /**
- * Writing one archived repository into every replica of its (mapped) storage, the way
- * `hosting/domain/git/replicate.ts` writes a moved one: each copy is assembled in a sibling
- * temporary folder, renamed into place (replacing whatever directory was there), and then every
- * replica's refs checksum must equal the one recorded at backup, or all copies are removed again.
+ * Writing one archived repository into the staging area (`staging.ts`), on every replica of its
+ * (mapped) storage: its files in the background, bounded by the shared `WriteQueue`, then every
+ * copy's refs checksum must equal the one recorded at backup. Nothing here is live: making it live
+ * is one rename per copy, once every repository and the table are staged (`restore-commit.ts`).
  */
-import { randomBytes } from "node:crypto";
-import { chmod, mkdir, open, rm, writeFile, type FileHandle } from "node:fs/promises";
+import { chmod, mkdir, open, writeFile, type FileHandle } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { replicaChecksums, replicaPaths } from "../hosting/domain/git/index.js";
-import { TEMP_PREFIX } from "../hosting/domain/git/fs-util.js";
-import { moveIntoPlace } from "../hosting/domain/git/replicate.js";
+import { checksumOfDir } from "../hosting/domain/git/checksum.js";
+import { faultPoint } from "../platform/fault-injection.js";
+import { containerLabel } from "./containers.js";
 import { BackupError } from "./errors.js";
 import type { RepositoryRecord } from "./manifest.js";
+import type { StagingArea } from "./staging.js";
 import type { WriteQueue } from "./write-queue.js";
 
 /** Files up to this size are gathered whole and written with one call per replica. */
 const WHOLE_FILE = 1 << 20;
 
 export class RepositoryRestore {
-  readonly targets: string[];
-  private readonly temps: string[];
+  /** The copies being assembled, one per replica. */
+  readonly temps: string[];
   /** Each directory's creation in every copy, which the files inside it wait for. */
   private readonly dirs = new Map<string, Promise<void>>();
-  /** This repository's background writes; `commit` waits for all of them. */
+  /** This repository's background writes; `finish` waits for all of them. */
   private readonly pending: Array<Promise<void>> = [];
 
   constructor(
     readonly record: RepositoryRecord,
     readonly storage: string,
+    staging: StagingArea,
     private readonly queue: WriteQueue,
   ) {
-    this.targets = replicaPaths(storage, record.relative_path);
-    const suffix = `${TEMP_PREFIX}restore_${process.pid}_${randomBytes(6).toString("hex")}`;
-    this.temps = this.targets.map((t) => `${t}.${suffix}`);
+    this.temps = staging.staged(storage, record.relative_path);
   }
 
   async begin(): Promise<void> {
@@ -93,29 +92,26 @@ export class RepositoryRestore {
         await Promise.all(handles.map((h) => h.close()));
         await fixMode();
       });
-      closed.catch(() => undefined); // reported by commit (or swallowed by abort), not as unhandled
+      closed.catch(() => undefined); // reported by finish (or swallowed by settle), not as unhandled
       this.pending.push(closed);
     }
   }
 
-  /** Waits for this repository's writes, renames every copy into place and verifies each replica's checksum. */
-  async commit(): Promise<void> {
+  /** Waits for this repository's writes and verifies each copy's checksum. */
+  async finish(): Promise<void> {
     await Promise.all(this.pending);
     this.queue.check();
-    for (let i = 0; i < this.targets.length; i++) await moveIntoPlace(this.temps[i]!, this.targets[i]!);
-    const sums = await replicaChecksums(this.storage, this.record.relative_path);
+    const sums = await Promise.all(this.temps.map((t) => checksumOfDir(t)));
     const bad = sums.findIndex((s) => s !== this.record.checksum);
     if (bad >= 0) {
-      await Promise.all(this.targets.map((t) => rm(t, { recursive: true, force: true })));
-      throw new BackupError(
-        `${this.record.kind} ${this.record.id}'s restored repository on ${this.storage} has checksum ${sums[bad]}, the archive recorded ${this.record.checksum}; it was removed again`,
-      );
+      throw new BackupError(`${containerLabel(this.record)}'s repository, written for ${this.storage}, has checksum ${sums[bad]}, the archive recorded ${this.record.checksum}. Nothing was restored`);
     }
+    await faultPoint("restoreRepository", "copied", { kind: this.record.kind, id: this.record.id });
   }
 
-  async abort(): Promise<void> {
+  /** Lets every background write end (the staging area is removed after). */
+  async settle(): Promise<void> {
     await Promise.all(this.pending.map((p) => p.catch(() => undefined)));
-    await Promise.all(this.temps.map((t) => rm(t, { recursive: true, force: true })));
   }
 }
 

@@ -34,6 +34,8 @@ export function rawDynamo(): DynamoDBClient {
 export const str = (item: RawItem, name: string): string | undefined => item[name]?.S;
 export const num = (item: RawItem, name: string): number | undefined => (item[name]?.N !== undefined ? Number(item[name]!.N) : undefined);
 export const keyOf = (item: RawItem): RawKey => ({ pk: str(item, "pk") ?? "", sk: str(item, "sk") ?? "" });
+/** One string per key, for sets and maps of keys. */
+export const keyId = (key: RawKey) => `${key.pk}\u0000${key.sk}`;
 
 /** Item count and size as DynamoDB reports them (approximate on AWS; used for progress only). */
 export async function describeTable(): Promise<{ name: string; itemCount: number; sizeBytes: number }> {
@@ -84,16 +86,15 @@ export async function getRawItem(key: RawKey): Promise<RawItem | undefined> {
 export async function getRawItems(keys: RawKey[]): Promise<Array<RawItem | undefined>> {
   const table = resources.mainTable();
   const found = new Map<string, RawItem>();
-  const id = (k: RawKey) => `${k.pk}\u0000${k.sk}`;
-  let pending: RawItem[] = [...new Map(keys.map((k) => [id(k), { pk: { S: k.pk }, sk: { S: k.sk } }])).values()];
+  let pending: RawItem[] = [...new Map(keys.map((k) => [keyId(k), { pk: { S: k.pk }, sk: { S: k.sk } }])).values()];
   for (let attempt = 0; pending.length > 0; attempt++) {
     if (attempt > 10) throw new Error(`DynamoDB left ${pending.length} reads unprocessed after ${attempt} attempts`);
     if (attempt > 0) await new Promise((r) => setTimeout(r, Math.min(25 * 2 ** attempt, 1000)));
     const out = await rawDynamo().send(new BatchGetItemCommand({ RequestItems: { [table]: { Keys: pending, ConsistentRead: true } } }));
-    for (const item of out.Responses?.[table] ?? []) found.set(id(keyOf(item)), item);
+    for (const item of out.Responses?.[table] ?? []) found.set(keyId(keyOf(item)), item);
     pending = out.UnprocessedKeys?.[table]?.Keys ?? [];
   }
-  return keys.map((k) => found.get(id(k)));
+  return keys.map((k) => found.get(keyId(k)));
 }
 
 /** Puts or deletes in batches of 25, `parallel` batches at a time, retrying unprocessed items with backoff. */

@@ -3,10 +3,13 @@
  * Checked: the tar structure (header checksums, zero padding, end marker — `tar-reader.ts`), every
  * entry's size and sha256 against the manifest and the manifest against the entries (nothing
  * missing, nothing extra), the bytes before the manifest (`archive_sha256`), the manifest's own
- * hash, the counts, that every table line is an item, and that every repository is a whole one.
+ * hash, the counts, that every table line is an item, that every repository is a whole one, and
+ * what `archive-checks.ts` adds: each repository's entries together and its refs checksum as
+ * recorded, every repository on a path of its own, each item once, items and repositories agreeing.
  */
 import { createHash, type Hash } from "node:crypto";
 import { stat } from "node:fs/promises";
+import { checkChecksums, placementProblem, RefFiles, RepositoryRuns, TableIndex } from "./archive-checks.js";
 import { ArchiveError, BackupError } from "./errors.js";
 import { decodeManifest, FORMAT_MARKER, MANIFEST_PATH, repositoryPrefix, type Manifest, type ManifestEntry } from "./manifest.js";
 import { silentProgress, type ProgressSink } from "./progress.js";
@@ -49,6 +52,14 @@ export async function verifyArchive(file: string, progress: ProgressSink = silen
   let manifest: Manifest | undefined;
   const seen = new Map<string, ManifestEntry>();
   let itemLines = 0;
+  const runs = new RepositoryRuns();
+  const table = new TableIndex();
+  const checksums = new Map<string, string>();
+  let refs: RefFiles | undefined;
+  const endRun = async (owner: string | undefined) => {
+    if (owner && refs) checksums.set(owner, await refs.checksum());
+    refs = undefined;
+  };
   const observe = (raw: Buffer, entryStart: boolean, content: boolean) => {
     if (entryStart) before = { structure: structure.copy(), whole: (whole ?? structure).copy() };
     if (!content) structure.update(raw);
@@ -62,6 +73,9 @@ export async function verifyArchive(file: string, progress: ProgressSink = silen
     if (manifest) throw new ArchiveError(`the entry ${entry.path} follows manifest.json, which must be last`);
     assertSafeEntryPath(entry.path);
     if (seen.has(entry.path)) throw new ArchiveError(`the entry ${entry.path} appears twice`);
+    const { owner, ended } = runs.next(entry.path);
+    if (ended) await endRun(ended);
+    if (owner) refs ??= new RefFiles();
     if (entry.path === MANIFEST_PATH) {
       prefix = { structure: before.structure.digest("hex"), whole: marked ? "" : before.whole.digest("hex") };
       manifest = decodeManifest(await collect(entry.chunks(), MAX_MANIFEST, "manifest.json"));
@@ -77,16 +91,28 @@ export async function verifyArchive(file: string, progress: ProgressSink = silen
       hash.update(data);
       for (const line of data.toString("utf8").split("\n")) {
         if (!line) continue;
+        let item;
         try {
-          decodeItem(line);
+          item = decodeItem(line);
         } catch {
           throw new ArchiveError(`${entry.path} holds a line that is not a table item`);
         }
+        table.add(item, entry.path);
         itemLines++;
       }
-    } else for await (const chunk of entry.chunks()) hash.update(chunk);
+    } else {
+      const inner = owner ? entry.path.slice(owner.length + 1) : "";
+      const keep = owner !== undefined && RefFiles.wants(inner, entry.size);
+      const parts: Buffer[] = [];
+      for await (const chunk of entry.chunks()) {
+        hash.update(chunk);
+        if (keep) parts.push(chunk);
+      }
+      if (keep) refs!.add(inner, Buffer.concat(parts));
+    }
     seen.set(entry.path, { path: entry.path, type: "file", size: entry.size, sha256: hash.digest("hex") });
   }
+  await endRun(runs.end());
   if (!manifest) throw new ArchiveError("manifest.json is missing, so the archive is incomplete (an interrupted backup?)");
   // Entries first: their messages name the damaged entry; the whole-prefix hash then covers the rest.
   checkEntries(manifest, seen);
@@ -94,6 +120,11 @@ export async function verifyArchive(file: string, progress: ProgressSink = silen
   if (marked !== (manifest.format_version >= 2)) throw new ArchiveError(`the archive's first entry does not carry the marker of format version ${manifest.format_version}`);
   const prefixDigest = manifest.format_version >= 2 ? prefix.structure : prefix.whole;
   if (manifest.archive_sha256 !== prefixDigest) throw new ArchiveError("the bytes before manifest.json do not match its archive_sha256 (a header or padding was altered)");
+  // Every byte is authentic from here on; what remains is whether it makes a whole instance.
+  checkChecksums(manifest, checksums);
+  const misplaced = placementProblem(manifest.repositories);
+  if (misplaced) throw new ArchiveError(misplaced);
+  table.checkContainers(manifest);
   progress.end();
   return manifest;
 }

@@ -1,43 +1,26 @@
 /**
- * Lambda bundles of every function, built as SST builds a Node function at deploy time (esbuild:
- * ESM, platform node, minified, names kept, `module` before `main`, the `require`/`__dirname`
- * banner), with target node22 (the runtime `stacks/` deploys) and linked source maps. `npm run
- * build` writes them under `.build/`; isolated mode (`local/isolated/`) runs these same files, and
- * the size test compares each with a bare Hono + DynamoDB handler built in the same call.
+ * Lambda bundles of every function, built as SST builds a Node function at deploy time: plain
+ * esbuild with the options SST derives from what `stacks/` gives it (`sst-esbuild.ts`), and nothing
+ * else. `npm run build` writes them under `.build/`; isolated mode (`local/isolated/`) runs these
+ * same files, and the size test compares each with a bare Hono + DynamoDB handler built alike.
  */
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { gzipSync } from "node:zlib";
 import * as esbuild from "esbuild";
 import { routes, workers, type RouteSpec, type WorkerSpec } from "../../functions/routes.js";
+import { writeOpenApiModule } from "../../functions/platform/http/openapi-document.js";
 import { keepBuild, recipeKey, reuseBuild } from "./build-cache.js";
+import { functionBuildOptions } from "./sst-esbuild.js";
 
 export const ROOT = resolve(import.meta.dirname, "../..");
 export const BUILD_DIR = join(ROOT, ".build");
 
-/** SST's Node bundling (pkg/runtime/node/build.go), deploy mode with `minify` and `sourcemap` on. */
-export const sstNodeOptions: esbuild.BuildOptions = {
-  bundle: true,
-  platform: "node",
-  format: "esm",
-  target: "node22",
-  minify: true,
-  keepNames: true,
-  mainFields: ["module", "main"],
-  sourcemap: "linked",
-  outExtension: { ".js": ".mjs" },
-  banner: {
-    js: [
-      `import { createRequire as topLevelCreateRequire } from 'module';`,
-      `const require = topLevelCreateRequire(import.meta.url);`,
-      `import { fileURLToPath as topLevelFileUrlToPath, URL as topLevelURL } from "url"`,
-      `const __filename = topLevelFileUrlToPath(import.meta.url)`,
-      `const __dirname = topLevelFileUrlToPath(new topLevelURL(".", import.meta.url))`,
-    ].join("\n"),
-  },
-  logLevel: "error",
-};
+/**
+ * How the bundles are laid out, which SST decides its own way (`bundle.mjs` in a folder per
+ * function): `<name>/index.mjs` under one folder, and the metafile the sizes are read from.
+ */
+const LAYOUT: esbuild.BuildOptions = { absWorkingDir: ROOT, outExtension: { ".js": ".mjs" }, metafile: true, logLevel: "error" };
 
 export type FunctionKind = "route" | WorkerSpec["kind"];
 
@@ -89,30 +72,6 @@ const baselineSources: Record<string, string> = {
   [BZIP2_ALONE]: `export { default } from "${BZIP2_MODULE}";`,
 };
 
-/**
- * The OpenAPI route's bundle has no route modules to import at run time: the document is built here,
- * from the same sources, and its module (`platform/http/openapi-document.ts`) is replaced by one that
- * returns it. The document (65 KB of JSON) is stored gzipped (4 KB) and unpacked on first use: it is
- * data the function serves, not code it runs, and Lambda loads every byte of the bundle on a cold start.
- */
-function openApiDocumentPlugin(document: unknown): esbuild.Plugin {
-  return {
-    name: "openapi-document",
-    setup(build) {
-      build.onResolve({ filter: /\/openapi-document\.js$/ }, (args) => ({ path: args.path, namespace: "openapi-document" }));
-      build.onLoad({ filter: /.*/, namespace: "openapi-document" }, () => ({
-        contents: [
-          `import { gunzipSync } from "node:zlib";`,
-          `const packed = ${JSON.stringify(gzipSync(JSON.stringify(document), { level: 9 }).toString("base64"))};`,
-          `let document;`,
-          `export const openApiDocument = async () => (document ??= JSON.parse(gunzipSync(Buffer.from(packed, "base64")).toString("utf8")));`,
-        ].join("\n"),
-        loader: "js",
-      }));
-    },
-  };
-}
-
 export interface BuiltFunction {
   name: string;
   module?: string;
@@ -138,39 +97,53 @@ export interface BuildResult {
 /** What `buildFunctions` writes beside the bundles: its functions, baselines and sizes (`readBuild`). */
 const BUILD_MANIFEST = "build.json";
 
-/** Bundles every function (or those named) and the two baselines into `outDir/<name>/index.mjs`. */
+/** Bundles every function (or those named) and the baselines into `outDir/<name>/index.mjs`. */
 export async function buildFunctions(opts: { outDir?: string; only?: string[] } = {}): Promise<BuildResult> {
   const outDir = opts.outDir ?? BUILD_DIR;
   const specs = functionSpecs().filter((f) => !opts.only || opts.only.includes(f.name));
   rmSync(outDir, { recursive: true, force: true });
   mkdirSync(outDir, { recursive: true });
-  const { openApiDocument } = await import("../../functions/platform/http/openapi-document.js");
-  const document = await openApiDocument();
-  // A whole build with the same recipe and unchanged inputs is linked from the last one (build-cache.ts).
-  const key = opts.only ? undefined : recipeKey([esbuild.version, readFileSync(fileURLToPath(import.meta.url), "utf8"), JSON.stringify(specs.map((f) => f.module)), JSON.stringify(document)]);
-  const reused = key && reuseBuild<BuildResult>({ key, root: ROOT, outDir, manifest: BUILD_MANIFEST });
-  if (reused) return reused;
-
-  const baselineDir = join(outDir, ".baseline-src");
+  // The OpenAPI route's bundle holds the document as a generated module: written before bundling.
+  await writeOpenApiModule();
+  const baselineDir = join(ROOT, "node_modules/.cache/forgeline");
   mkdirSync(baselineDir, { recursive: true });
-  const baselineEntries = Object.entries(baselineSources).map(([name, source]) => {
-    const file = join(baselineDir, `${name}.ts`);
-    writeFileSync(file, source + "\n");
-    return { in: file, out: `${name}/index` };
-  });
-  const result = await esbuild.build({
-    ...sstNodeOptions,
-    absWorkingDir: ROOT,
-    nodePaths: [join(ROOT, "node_modules")],
-    entryPoints: [...specs.map((f) => ({ in: join(ROOT, "functions", `${f.module}.ts`), out: `${f.name}/index` })), ...baselineEntries],
-    outdir: outDir,
-    metafile: true,
-    plugins: [openApiDocumentPlugin(document)],
-  });
-  rmSync(baselineDir, { recursive: true, force: true });
+  const sources = mkdtempSync(join(baselineDir, "baseline-src-"));
+  try {
+    const entries = [
+      ...specs.map((f) => ({ in: join(ROOT, "functions", `${f.module}.ts`), out: `${f.name}/index`, options: functionBuildOptions(f.module) })),
+      ...Object.entries(baselineSources).map(([name, source]) => {
+        const file = join(sources, `${name}.ts`);
+        writeFileSync(file, source + "\n");
+        return { in: file, out: `${name}/index`, options: functionBuildOptions(undefined) };
+      }),
+    ];
+    // One esbuild call per set of options (SST runs one per function; the output is the same).
+    const groups = new Map<string, { options: esbuild.BuildOptions; entryPoints: { in: string; out: string }[] }>();
+    for (const entry of entries) {
+      const id = JSON.stringify(entry.options);
+      const group = groups.get(id) ?? { options: entry.options, entryPoints: [] };
+      group.entryPoints.push({ in: entry.in, out: entry.out });
+      groups.set(id, group);
+    }
+    // A whole build with the same recipe and unchanged inputs is linked from the last one (build-cache.ts).
+    const recipe = [...groups.values()].map((g) => ({ options: g.options, entries: g.entryPoints.map((e) => e.out) }));
+    const key = opts.only ? undefined : recipeKey([esbuild.version, readFileSync(fileURLToPath(import.meta.url), "utf8"), JSON.stringify(recipe)]);
+    const reused = key && reuseBuild<BuildResult>({ key, root: ROOT, outDir, manifest: BUILD_MANIFEST });
+    if (reused) return reused;
+    const results = await Promise.all([...groups.values()].map((g) => esbuild.build({ ...g.options, ...LAYOUT, entryPoints: g.entryPoints, outdir: outDir })));
+    const build = collect(results.flatMap((r) => Object.entries(r.metafile!.outputs)), specs);
+    writeFileSync(join(outDir, BUILD_MANIFEST), JSON.stringify(build));
+    if (key) keepBuild({ key, root: ROOT, outDir, builds: [...build.functions, build.bare, build.gitAlone, build.bzip2Alone] });
+    return build;
+  } finally {
+    rmSync(sources, { recursive: true, force: true });
+  }
+}
 
+/** The build's manifest, from esbuild's metafile outputs. */
+function collect(outputs: [string, esbuild.Metafile["outputs"][string]][], specs: FunctionSpec[]): BuildResult {
   const built = new Map<string, BuiltFunction>();
-  for (const [file, output] of Object.entries(result.metafile.outputs)) {
+  for (const [file, output] of outputs) {
     if (!file.endsWith(".mjs")) continue;
     const name = file.split("/").at(-2)!;
     const inputs = Object.keys(output.inputs);
@@ -183,15 +156,12 @@ export async function buildFunctions(opts: { outDir?: string; only?: string[] } 
     if (!b) throw new Error(`esbuild produced no bundle for ${name}`);
     return b;
   };
-  const build: BuildResult = {
+  return {
     functions: specs.map((f) => ({ ...take(f.name), module: f.module, kind: f.kind })),
     bare: take(BARE),
     gitAlone: take(GIT_ALONE),
     bzip2Alone: take(BZIP2_ALONE),
   };
-  writeFileSync(join(outDir, BUILD_MANIFEST), JSON.stringify(build));
-  if (key) keepBuild({ key, root: ROOT, outDir, builds: [...build.functions, build.bare, build.gitAlone, build.bzip2Alone] });
-  return build;
 }
 
 /**
@@ -202,9 +172,9 @@ export function readBuild(outDir: string): BuildResult {
   return JSON.parse(readFileSync(join(outDir, BUILD_MANIFEST), "utf8")) as BuildResult;
 }
 
-/** Bundles one more entry (a test's probe function) with the same options, into `outDir/<name>/index.mjs`. */
+/** Bundles one more entry (a test's probe function) as SST would, into `outDir/<name>/index.mjs`. */
 export async function bundleEntry(entry: string, outDir: string, name: string): Promise<string> {
-  await esbuild.build({ ...sstNodeOptions, absWorkingDir: ROOT, entryPoints: [{ in: entry, out: `${name}/index` }], outdir: outDir });
+  await esbuild.build({ ...functionBuildOptions(undefined), ...LAYOUT, entryPoints: [{ in: entry, out: `${name}/index` }], outdir: outDir });
   return join(outDir, name, "index.mjs");
 }
 

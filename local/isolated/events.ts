@@ -24,6 +24,14 @@ export async function httpApiEvent(request: Request, opts: HttpApiEventOptions) 
   // HTTP API moves cookies to their own field.
   const cookies = headers.cookie?.split(/;\s*/).filter(Boolean);
   delete headers.cookie;
+  // And tells the function how the client reached it, which the event's URL (always https in
+  // hono/aws-lambda) does not: the scheme and port the local server was reached on, unless a proxy
+  // in front of it said so already (one process reads the same headers), and the client's address.
+  const scheme = url.protocol.slice(0, -1);
+  const sourceIp = opts.sourceIp ?? "127.0.0.1";
+  headers["x-forwarded-proto"] ??= scheme;
+  headers["x-forwarded-port"] ??= url.port || (scheme === "https" ? "443" : "80");
+  headers["x-forwarded-for"] = headers["x-forwarded-for"] ? `${headers["x-forwarded-for"]}, ${sourceIp}` : sourceIp;
   const raw = request.method === "GET" || request.method === "HEAD" ? Buffer.alloc(0) : Buffer.from(await request.arrayBuffer());
   const textual = TEXTUAL.test(headers["content-type"] ?? "") && !headers["content-encoding"];
   const query: Record<string, string> = {};
@@ -49,7 +57,7 @@ export async function httpApiEvent(request: Request, opts: HttpApiEventOptions) 
         method: request.method,
         path: url.pathname,
         protocol: "HTTP/1.1",
-        sourceIp: opts.sourceIp ?? "127.0.0.1",
+        sourceIp,
         userAgent: headers["user-agent"] ?? "",
       },
       requestId: randomUUID(),

@@ -97,6 +97,19 @@ export class FunctionPool {
     }
   }
 
+  /**
+   * Lambda's init phase alone, as provisioned concurrency runs it: an environment imports the
+   * bundle (or an idle one is taken) and is left idle. Resolves with the import's duration.
+   */
+  async initialise(fn: FunctionDefinition): Promise<number> {
+    const instance = await this.acquire(fn);
+    try {
+      return await instance.ready;
+    } finally {
+      this.release(instance);
+    }
+  }
+
   /** Every cold start so far, in order. */
   coldStarts(): readonly ColdStart[] {
     return this.coldStartLog;

@@ -136,7 +136,8 @@ async function smallBackup(file: string) {
   const bigFile = join(dir, "big.pack");
   writeFileSync(bigFile, Buffer.alloc(9 << 20, 5));
   entries.push(await tar.fileFromDisk(`${prefix}/objects/big.pack`, bigFile));
-  entries.push(await tar.file("table/items-0000.jsonl", Buffer.from(encodeItem({ pk: { S: "P#1" }, sk: { S: "P" } }) + "\n")));
+  const project = { pk: { S: "PROJECT#1" }, sk: { S: "PROJECT" }, storage: { S: "default" }, relativePath: { S: "@hashed/x.git" } };
+  entries.push(await tar.file("table/items-0000.jsonl", Buffer.from(encodeItem(project) + "\n")));
   const files = entries.filter((e) => e.type === "file");
   const bytes = files.reduce((n, e) => n + e.size, 0);
   const repoBytes = bytes - files.at(-1)!.size;

@@ -1,9 +1,13 @@
 /**
  * Damaged copies of a good archive — one flipped bit in each kind of place, and cuts at several
  * points — each with the message restore must give. Offsets come from the archive's own entries.
+ * And hostile ones, rewritten whole with a self-consistent manifest (`writeArchive`).
  */
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { decodeManifest, encodeManifest, FORMAT_MARKER, MANIFEST_PATH, repositoryPrefix, type Manifest } from "../../functions/backup/manifest.js";
+import { readTar } from "../../functions/backup/tar-reader.js";
+import { TarWriter, type WrittenEntry } from "../../functions/backup/tar-writer.js";
 
 export interface Damaged {
   what: string;
@@ -71,4 +75,69 @@ export function storageLeftovers(dataDir: string): string[] {
     /* no storages folder yet */
   }
   return found;
+}
+
+export interface ArchivedEntry {
+  path: string;
+  type: "file" | "dir";
+  mode: number;
+  mtime: number;
+  data: Buffer;
+}
+
+/** Every entry of a (small, test-sized) archive with its content, and its manifest. */
+export async function readArchive(file: string): Promise<{ entries: ArchivedEntry[]; manifest: Manifest }> {
+  const entries: ArchivedEntry[] = [];
+  let manifest: Manifest | undefined;
+  for await (const e of readTar(file)) {
+    const parts: Buffer[] = [];
+    for await (const c of e.chunks()) parts.push(Buffer.from(c));
+    const data = Buffer.concat(parts);
+    if (e.path === MANIFEST_PATH) manifest = decodeManifest(data);
+    else entries.push({ path: e.path, type: e.type, mode: e.mode, mtime: e.mtime, data });
+  }
+  return { entries, manifest: manifest! };
+}
+
+/**
+ * A hostile archive that no byte-level check can tell from a real one: `entries` written in the
+ * order given, with a manifest recomputed to match them (entry list, counts, each repository's files
+ * and bytes, archive_sha256, manifest_sha256). The repository records — storage, path, refs
+ * checksum — are `base`'s unless `edit` changes them.
+ */
+export async function writeArchive(file: string, entries: ArchivedEntry[], base: Manifest, edit: (m: Manifest) => void = () => {}): Promise<string> {
+  const tar = await TarWriter.create(file, { firstComment: FORMAT_MARKER });
+  const written: WrittenEntry[] = [];
+  for (const e of entries) written.push(e.type === "dir" ? await tar.dir(e.path, e.mode, e.mtime) : await tar.file(e.path, e.data, e.mode, e.mtime));
+  const files = written.filter((e) => e.type === "file");
+  const tables = entries.filter((e) => e.path.startsWith("table/"));
+  const manifest: Manifest = structuredClone(base);
+  edit(manifest);
+  manifest.repositories = manifest.repositories.map((r) => {
+    const own = files.filter((e) => e.path.startsWith(`${repositoryPrefix(r)}/`));
+    return { ...r, files: own.length, bytes: own.reduce((n, e) => n + e.size, 0) };
+  });
+  manifest.table_files = tables.map((e) => e.path);
+  manifest.counts = {
+    ...manifest.counts,
+    items: tables.reduce((n, e) => n + e.data.toString("utf8").split("\n").filter(Boolean).length, 0),
+    repositories: manifest.repositories.length,
+    files: files.length,
+    bytes: files.reduce((n, e) => n + e.size, 0),
+  };
+  manifest.entries = written.map(({ path, type, size, sha256 }) => ({ path, type, size, sha256 }));
+  const { manifest_sha256: _, ...unsigned } = manifest;
+  await tar.file(MANIFEST_PATH, encodeManifest({ ...unsigned, archive_sha256: tar.sealPrefix() }));
+  await tar.close();
+  return file;
+}
+
+/** `edit` applied to every table line (as a parsed DynamoDB JSON item); a line it returns undefined for is dropped. */
+export function editItems(entries: ArchivedEntry[], edit: (item: Record<string, any>) => Record<string, any> | Array<Record<string, any>> | undefined): ArchivedEntry[] {
+  return entries.map((e) => {
+    if (!e.path.startsWith("table/")) return e;
+    const lines = e.data.toString("utf8").split("\n").filter(Boolean);
+    const out = lines.flatMap((line) => [edit(JSON.parse(line))].flat().filter(Boolean).map((item) => JSON.stringify(item)));
+    return { ...e, data: Buffer.from(out.map((l) => `${l}\n`).join("")) };
+  });
 }

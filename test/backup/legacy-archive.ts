@@ -6,25 +6,15 @@
  */
 import { createHash } from "node:crypto";
 import { writeFileSync } from "node:fs";
-import { readTar } from "../../functions/backup/tar-reader.js";
 import { decodeManifest, encodeManifest, MANIFEST_PATH, type Manifest } from "../../functions/backup/manifest.js";
 import { BLOCK, encodeHeader, padding } from "../../functions/hosting/domain/git/tar-header.js";
+import { readArchive } from "./damage.js";
 
 export async function writeFormat1Copy(current: string, legacy: string): Promise<Manifest> {
-  const parts: Buffer[] = [];
-  let manifest: Manifest | undefined;
-  for await (const entry of readTar(current)) {
-    const chunks: Buffer[] = [];
-    for await (const c of entry.chunks()) chunks.push(Buffer.from(c));
-    const data = Buffer.concat(chunks);
-    if (entry.path === MANIFEST_PATH) {
-      manifest = decodeManifest(data);
-      continue;
-    }
-    parts.push(...encodeHeader({ path: entry.path, type: entry.type, size: data.length, mode: entry.mode, mtime: entry.mtime }), data, Buffer.alloc(padding(data.length)));
-  }
+  const { entries, manifest } = await readArchive(current);
+  const parts = entries.flatMap((e) => [...encodeHeader({ path: e.path, type: e.type, size: e.data.length, mode: e.mode, mtime: e.mtime }), e.data, Buffer.alloc(padding(e.data.length))]);
   const prefix = Buffer.concat(parts);
-  const { manifest_sha256: _, ...rest } = manifest!;
+  const { manifest_sha256: _, ...rest } = manifest;
   const old = encodeManifest({ ...rest, format_version: 1, archive_sha256: createHash("sha256").update(prefix).digest("hex") });
   const tail = [...encodeHeader({ path: MANIFEST_PATH, type: "file", size: old.length, mode: 0o644, mtime: Date.now() / 1000 }), old, Buffer.alloc(padding(old.length)), Buffer.alloc(BLOCK * 2)];
   writeFileSync(legacy, Buffer.concat([prefix, ...tail]));

@@ -5,7 +5,8 @@
  * `npm run backup` joins `npm start`.
  */
 import { INCARNATION_KEY } from "../../functions/platform/leases.js";
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcessByStdio } from "node:child_process";
+import type { Readable } from "node:stream";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -57,16 +58,22 @@ export interface CliResult {
 }
 
 /**
- * `npm run <script> -- args` as an operator types it in a fresh shell on the data folder: the
- * child gets none of this process's runtime variables, only FORGELINE_DATA_DIR (and the config).
+ * A command's process on the data folder as an operator starts it in a fresh shell: the child gets
+ * none of this process's runtime variables, only FORGELINE_DATA_DIR (and the config) and `env`.
  */
+export function spawnOnFolder(script: string, args: string[], dataDir: string, env: NodeJS.ProcessEnv = {}): ChildProcessByStdio<null, Readable, Readable> {
+  const clean: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !RUNTIME_ENV.test(k)));
+  clean.FORGELINE_DATA_DIR = dataDir;
+  clean.FORGELINE_CONFIG_JSON = JSON.stringify(defaultLocalConfig(dataDir));
+  clean.LOG_LEVEL = "warn";
+  // One process (node with tsx's loader, not the tsx wrapper that starts another): a kill reaches the command itself.
+  return spawn(process.execPath, ["--import", "tsx", resolve(ROOT, script), ...args], { cwd: ROOT, env: { ...clean, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+}
+
+/** `npm run <script> -- args`, to its end. */
 export function cli(script: "backup" | "restore" | "inventory", args: string[], dataDir: string): Promise<CliResult> {
-  const env: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !RUNTIME_ENV.test(k)));
-  env.FORGELINE_DATA_DIR = dataDir;
-  env.FORGELINE_CONFIG_JSON = JSON.stringify(defaultLocalConfig(dataDir));
-  env.LOG_LEVEL = "warn";
   return new Promise((ok, fail) => {
-    const child = spawn(join(ROOT, "node_modules/.bin/tsx"), [join(ROOT, `scripts/${script}.ts`), ...args], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawnOnFolder(`scripts/${script}.ts`, args, dataDir);
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d) => (stdout += d));

@@ -50,6 +50,11 @@ describe("project hooks API", () => {
     expect((await h.call("PUT", `${hooksPath}/${id}`, { error_tracking_events_window: 7 })).status).toBe(400);
     expect((await h.call("POST", hooksPath, { token: "x" })).body).toEqual({ error: "url is missing" });
     expect((await h.call("POST", hooksPath, { url: "ftp://example.com/x" })).body).toEqual({ message: { url: ["is blocked: Only allowed schemes are http, https"] } });
+    // The token travels in a header: GitLab refuses a newline in it, and no header carries other control characters.
+    for (const token of ["two\nlines", "bell\u0007"]) {
+      expect(await h.call("POST", hooksPath, { url: h.receiver.url("/crud"), token })).toMatchObject({ status: 400, body: { message: { token: ["is invalid"] } } });
+    }
+    expect(await h.call("PUT", `${hooksPath}/${id}`, { token: "a\r\nX-Injected: 1" })).toMatchObject({ status: 400, body: { message: { token: ["is invalid"] } } });
     expect((await h.call("DELETE", `${hooksPath}/${id}`)).status).toBe(204);
     expect((await h.call("GET", `${hooksPath}/${id}`)).status).toBe(404);
   });
@@ -185,10 +190,12 @@ describe("error tracking hooks fire once per trigger", () => {
   });
 
   it("the test trigger sends now and says what the receiver answered", async () => {
-    const hook = await h.addHook("/test-trigger");
+    const hook = await h.addHook("/test-trigger", { token: "clé-🔑" });
     const ok = await h.call("POST", `${hooksPath}/${hook.id}/test/error_tracking_events`);
     expect(ok).toMatchObject({ status: 201, body: { message: "201 Created" } });
     const [d] = h.receiver.at("/test-trigger");
+    // A token beyond ASCII arrives as its UTF-8 bytes, as GitLab sends it (Node reads header bytes as latin1).
+    expect(Buffer.from(String(d!.headers["x-gitlab-token"]), "latin1").toString("utf8")).toBe("clé-🔑");
     expectValidPayload(d!.body);
     expect(d!.body).toMatchObject({ object_kind: "error_tracking", event_type: "test" });
     h.receiver.failNext("/test-trigger", 1);

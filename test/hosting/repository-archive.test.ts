@@ -50,6 +50,9 @@ async function download(query: string, token = owner.token) {
   return { res, body: Buffer.from(await res.arrayBuffer()) };
 }
 
+/** Rails' `Content-Disposition` for a plain name: the same name in `filename` and in `filename*`. */
+const attachment = (name: string) => `attachment; filename="${name}"; filename*=UTF-8''${name}`;
+
 /** Unpacks `file` with the real tool after its own integrity check; answers the folder. */
 function unpack(file: string, kind: ArchiveKind): string {
   const out = `${file}.d`;
@@ -90,7 +93,7 @@ describe("GET /projects/:id/repository/archive[.format]", () => {
     const { res, body } = await download(route);
     expect(res.status).toBe(200);
     const prefix = `${project.path}-main-${head}`;
-    expect(res.headers.get("content-disposition")).toBe(`attachment; filename="${prefix}.${extension}"`);
+    expect(res.headers.get("content-disposition")).toBe(attachment(`${prefix}.${extension}`));
     expect(res.headers.get("content-type")).toBe(kind === "zip" ? "application/zip" : "application/octet-stream");
     const file = join(work, `${unique("ours")}.${extension}`);
     writeFileSync(file, body);
@@ -99,13 +102,13 @@ describe("GET /projects/:id/repository/archive[.format]", () => {
 
   it("takes a branch, tag or commit as sha, a path and exclude_paths", async () => {
     const branch = await download("archive.tar?sha=feature/x");
-    expect(branch.res.headers.get("content-disposition")).toBe(`attachment; filename="${project.path}-feature-x-${head}.tar"`);
+    expect(branch.res.headers.get("content-disposition")).toBe(attachment(`${project.path}-feature-x-${head}.tar`));
     const bySha = await download(`archive.zip?sha=${head.slice(0, 8)}`);
-    expect(bySha.res.headers.get("content-disposition")).toBe(`attachment; filename="${project.path}-${head.slice(0, 8)}-${head}.zip"`);
+    expect(bySha.res.headers.get("content-disposition")).toBe(attachment(`${project.path}-${head.slice(0, 8)}-${head}.zip`));
 
     const sub = await download("archive.tar?sha=v1&path=src");
     const prefix = `${project.path}-v1-${head}-src`;
-    expect(sub.res.headers.get("content-disposition")).toBe(`attachment; filename="${prefix}.tar"`);
+    expect(sub.res.headers.get("content-disposition")).toBe(attachment(`${prefix}.tar`));
     const file = join(work, `${unique("sub")}.tar`);
     writeFileSync(file, sub.body);
     expect(listing(unpack(file, "tar"))).toBe(reference("tar", prefix, ["src"]));

@@ -99,13 +99,16 @@ describe("GET and HEAD /projects/:id/repository/files/:file_path", () => {
     expect((await api("HEAD", `${files(id, "README.md")}?ref=main`)).status).toBe(404);
   });
 
-  it("sends a UTF-8 file name in the headers as its UTF-8 bytes", async () => {
+  it("sends a file name beyond printable ASCII in the headers percent-encoded, and a plain one as it is", async () => {
     const { id } = await newProject();
-    const name = "docs/résumé-日本.md";
+    const name = "docs/résumé-日本 100%.md";
     expect((await api("POST", files(id, name), { token: owner.token, body: { branch: "main", content: "hi", commit_message: "utf-8" } })).status).toBe(201);
     const head = await api("HEAD", `${files(id, name)}?ref=main`, { token: owner.token });
     expect(head.status).toBe(200);
-    expect(Buffer.from(head.headers.get("x-gitlab-file-name")!, "latin1").toString("utf8")).toBe("résumé-日本.md");
+    expect(head.headers.get("x-gitlab-file-name")).toBe("r%C3%A9sum%C3%A9-%E6%97%A5%E6%9C%AC 100%25.md");
+    expect(decodeURIComponent(head.headers.get("x-gitlab-file-path")!)).toBe(name);
+    const plain = await api("HEAD", `${files(id, "README.md")}?ref=main`, { token: owner.token });
+    expect([plain.headers.get("x-gitlab-file-name"), plain.headers.get("x-gitlab-file-path")]).toEqual(["README.md", "README.md"]);
   });
 });
 

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { routes, workers } from "../../functions/routes";
 import { instanceConfigSchema } from "../../functions/platform/config";
 import { DELIVERY_LEASE_MS } from "../../functions/errortracking/hooks/delivery";
-import { apiRouteKeys, environmentOf, linksOf, needsOf, pascal, workersOfKind, type FunctionKind } from "../../stacks/plan";
+import { apiRouteKeys, environmentOf, LAMBDA_RUNTIME, linksOf, needsOf, nodejsOf, pascal, workersOfKind, type FunctionKind } from "../../stacks/plan";
 import { declared, FakeResource, installFakeSst, uninstallFakeSst, unwrap } from "./fake-sst";
 
 // Not a literal import: the app's tsconfig must not follow it into SST-global code.
@@ -17,6 +17,13 @@ let outputs: Record<string, unknown>;
 
 const ofType = (type: string) => declared.filter((d) => d.type === type);
 const linkNames = (link: unknown) => (unwrap(link) as FakeResource[]).map((r) => r.name);
+/** The arguments of every Lambda declared: API routes, function URLs, crons and queue consumers. */
+const everyFunctionArgs = () => [
+  ...ofType("sst.aws.ApiGatewayV2")[0]!.resource.calls.map((c) => c.args[1]),
+  ...ofType("sst.aws.Function").map((d) => d.args),
+  ...ofType("sst.aws.CronV2").map((d) => d.args.function),
+  ...ofType("sst.aws.Queue").flatMap((d) => d.resource.calls.map((c) => c.args[0])),
+];
 
 beforeAll(async () => {
   installFakeSst();
@@ -69,6 +76,16 @@ describe("sst.config.ts run()", () => {
       expect(linkNames(args.link), `${kind} ${module}`).toEqual(expected);
       const env = Object.keys(unwrap(args.environment)).filter((k) => k !== "FORGELINE_CONFIG_JSON").sort();
       expect(env, `${kind} ${module}`).toEqual([...environmentOf(module, kind)].sort());
+    }
+  });
+
+  it("bundles every function with the runtime and nodejs options npm run build and isolated mode bundle it with", () => {
+    const moduleOf = (handler: string) => /^functions\/(.+)\.handler$/.exec(handler)![1]!;
+    const functions = everyFunctionArgs();
+    expect(functions).toHaveLength(routes.length + workers.length);
+    for (const fn of functions) {
+      expect(fn.runtime, fn.handler).toBe(LAMBDA_RUNTIME);
+      expect(fn.nodejs, fn.handler).toEqual(nodejsOf(moduleOf(fn.handler)));
     }
   });
 
@@ -138,12 +155,7 @@ describe("sst.config.ts run()", () => {
   });
 
   it("gives every log group a retention: each function's, the API's access log, the state machine's", () => {
-    const functionArgs = [
-      ...ofType("sst.aws.ApiGatewayV2")[0]!.resource.calls.map((c) => c.args[1]),
-      ...ofType("sst.aws.Function").map((d) => d.args),
-      ...ofType("sst.aws.CronV2").map((d) => d.args.function),
-      ...ofType("sst.aws.Queue").flatMap((d) => d.resource.calls.map((c) => c.args[0])),
-    ];
+    const functionArgs = everyFunctionArgs();
     expect(functionArgs).toHaveLength(routes.length + workers.length);
     for (const fn of functionArgs) expect(fn.logging?.retention, fn.handler).toBe("1 month");
     expect(ofType("sst.aws.ApiGatewayV2")[0]!.args.accessLog?.retention).toBe("1 month");

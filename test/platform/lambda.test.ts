@@ -107,4 +107,22 @@ describe("route modules as Lambda handlers", () => {
     expect(JSON.parse(refused.body)).toEqual({ message: `413 Archive Too Large - over ${LAMBDA_ARCHIVE_LIMIT} bytes, the most one answer can carry here; narrow it with path or exclude_paths` });
     expect((await call("archive.tar", "sha=main")).statusCode).toBe(200);
   });
+
+  it("hands API Gateway only printable-ASCII headers for a file whose name holds a newline and an emoji", async () => {
+    const owner = await newUser();
+    const created = await api("POST", "/api/v4/projects", { token: owner.token, body: { name: unique("lambda-names") } });
+    const name = "line\nbreak 🎉.txt";
+    const file = `/api/v4/projects/${created.body.id}/repository/files/${encodeURIComponent(name)}`;
+    expect((await api("POST", file, { token: owner.token, body: { branch: "main", content: "x", commit_message: "odd name" } })).status).toBe(201);
+    const answers = [
+      [await handlerOf("GET", "/api/v4/projects/:id/repository/files/:file_path"), file, "ref=main"],
+      [await handlerOf("GET", "/api/v4/projects/:id/repository/files/:file_path/raw"), `${file}/raw`, "ref=main"],
+      [await handlerOf("GET", "/api/v4/projects/:id/repository/:archive"), `/api/v4/projects/${created.body.id}/repository/archive.tar`, `path=${encodeURIComponent(name)}`],
+    ] as const;
+    for (const [{ handler, routeKey }, rawPath, query] of answers) {
+      const res = await handler(apiGatewayEvent(routeKey, rawPath, { headers: { "private-token": owner.token }, query }), context);
+      expect({ routeKey, status: res.statusCode }).toEqual({ routeKey, status: 200 });
+      for (const [header, value] of Object.entries(res.headers ?? {})) expect({ header, value }).toEqual({ header, value: expect.stringMatching(/^[\x20-\x7e]*$/) });
+    }
+  });
 });

@@ -3,12 +3,21 @@
  * schemas): the auth matrix (no token → 401, wrong scope → 403, non-admin on admin routes → 403,
  * non-member on a private container → 404) and bad input (invalid JSON, unknown fields, wrong
  * types, huge bodies → 400/413 in GitLab's shape, never 5xx). New routes are covered automatically.
+ * Then what depends on how the client reached the server: pagination links, cookies, redirects
+ * and the API documents.
+ *
+ * In the isolated project every answer is also compared with one process's over the same data
+ * (`support/one-process.ts`): status, body shape and headers, where only the request ids, the date
+ * and an over-Lambda-sized body's 413 (API Gateway's, see below) may differ.
  */
-import { describe, it, expect, beforeAll, inject } from "vitest";
+import { describe, it, expect, beforeAll, afterAll, inject } from "vitest";
 import { routes } from "../../functions/routes.js";
 import type { Endpoint } from "../../functions/platform/http/endpoint.js";
 import { loadModule } from "../../local/server.js";
-import { api, newUser, unique } from "../support/api.js";
+import { buildOpenApiDocument } from "../../functions/platform/http/openapi-document.js";
+import { api, baseUrl, newUser, requestAt, unique } from "../support/api.js";
+import { expectSameAnswer, startOneProcess, type OneProcess } from "../support/one-process.js";
+import { basic, USUARIOS } from "../academic/support.js";
 
 const apiRoutes = routes.filter((r) => r.path.startsWith("/api/v4/"));
 const endpoints = new Map<string, Endpoint>();
@@ -17,9 +26,18 @@ type User = Awaited<ReturnType<typeof newUser>>;
 let owner: User;
 /** The callers every route meets, created once: none of them is a member of anything. */
 let readUserOnly: User, readApi: User, stranger: User, admin: User;
+let oneProcess: OneProcess | undefined;
+
+/** A request to the runtime under test; in the isolated project, one process must answer it alike. */
+async function call(method: string, path: string, opts: Parameters<typeof api>[2] = {}) {
+  const res = await api(method, path, opts);
+  if (oneProcess) await expectSameAnswer(oneProcess, method, path, opts, res);
+  return res;
+}
 
 beforeAll(async () => {
   for (const r of apiRoutes) endpoints.set(`${r.method} ${r.path}`, (await loadModule<{ endpoint: Endpoint }>(r.module)).endpoint);
+  if (inject("isolatedBuildDir")) oneProcess = await startOneProcess();
   owner = await newUser();
   [readUserOnly, readApi, stranger, admin] = await Promise.all([newUser({ scopes: ["read_user"] }), newUser({ scopes: ["read_api"] }), newUser(), newUser({ admin: true })]);
   const project = await api("POST", "/api/v4/projects", { token: owner.token, body: { name: unique("matrix"), initialize_with_readme: true } });
@@ -30,6 +48,8 @@ beforeAll(async () => {
   ids.snippet = String(snippet.body?.id ?? 999999);
   ids.user = String(owner.id);
 });
+
+afterAll(() => oneProcess?.stop());
 
 /** A concrete URL for a route: containers are the owner's private ones. */
 function url(path: string): string {
@@ -56,21 +76,21 @@ describe.concurrent.each(apiRoutes)("$method $path", (route) => {
   it("enforces authentication, scopes, admin and visibility", async () => {
     const spec = endpoints.get(key)!.spec;
     const target = url(route.path);
-    const anonymous = await api(route.method, target);
+    const anonymous = await call(route.method, target);
     if (spec.access !== "public" || spec.admin) expectAnswer(anonymous, { status: 401, body: { message: "401 Unauthorized" } });
     else expect([200, 401, 404]).toContain(anonymous.status);
 
-    const narrow = await api(route.method, target, { token: readUserOnly.token, body: bodiless ? undefined : {} });
+    const narrow = await call(route.method, target, { token: readUserOnly.token, body: bodiless ? undefined : {} });
     // GitLab limits read_user to /user and /users: every other route, public ones included, is 403.
     if (spec.access !== "read_user") expectAnswer(narrow, { status: 403, body: { error: "insufficient_scope" } });
     else expect(narrow.status).toBeLessThan(400);
     if (spec.access === "write") {
-      expect((await api(route.method, target, { token: readApi.token, body: route.method === "DELETE" ? undefined : {} })).status).toBe(403);
+      expect((await call(route.method, target, { token: readApi.token, body: route.method === "DELETE" ? undefined : {} })).status).toBe(403);
     }
 
     // Revoking "self" would end the shared stranger's token for every later route: that route gets its own.
     const caller = route.method === "DELETE" && route.path.endsWith("/personal_access_tokens/self") ? await newUser() : stranger;
-    const asStranger = await api(route.method, target, { token: caller.token, body: bodiless ? undefined : {} });
+    const asStranger = await call(route.method, target, { token: caller.token, body: bodiless ? undefined : {} });
     if (spec.admin) expect(asStranger).toMatchObject({ status: 403 });
     // A body's parameters are checked before the container is looked up (Grape's order): a DELETE
     // that takes a body answers a stranger's empty one with 400, leaking nothing.
@@ -83,12 +103,12 @@ describe.concurrent.each(apiRoutes)("$method $path", (route) => {
     const token = admin.token;
     const target = url(route.path);
     if (spec.body) {
-      const badJson = await api(route.method, target, { token, raw: "{not json", headers: { "Content-Type": "application/json" } });
+      const badJson = await call(route.method, target, { token, raw: "{not json", headers: { "Content-Type": "application/json" } });
       expect(badJson).toMatchObject({ status: 400, body: { error: "body is not valid JSON" } });
-      const unknown = await api(route.method, target, { token, body: { surely_not_a_field_xyz: 1 } });
+      const unknown = await call(route.method, target, { token, body: { surely_not_a_field_xyz: 1 } });
       expect(unknown.status).toBe(400);
       expect(JSON.stringify(unknown.body)).toMatch(/surely_not_a_field_xyz is not a recognized parameter|is missing|does not have a valid value|is invalid/);
-      const wrongTypes = await api(route.method, target, { token, raw: "[1,2,3]", headers: { "Content-Type": "application/json" } });
+      const wrongTypes = await call(route.method, target, { token, raw: "[1,2,3]", headers: { "Content-Type": "application/json" } });
       expect(wrongTypes.status).toBe(400);
       const huge = await api(route.method, target, { token, raw: JSON.stringify({ x: "y".repeat(11 * 1024 * 1024) }), headers: { "Content-Type": "application/json" } });
       // One process: the function's own limit answers, in GitLab's words. Isolated mode, as on AWS:
@@ -96,15 +116,55 @@ describe.concurrent.each(apiRoutes)("$method $path", (route) => {
       expect(huge).toMatchObject({ status: 413, body: { message: inject("isolatedBuildDir") ? "Request Entity Too Large" : "413 Request Entity Too Large" } });
     }
     if (spec.query) {
-      const res = await api(route.method, `${target}${target.includes("?") ? "&" : "?"}per_page=lots&page=-1`, { token });
+      const res = await call(route.method, `${target}${target.includes("?") ? "&" : "?"}per_page=lots&page=-1`, { token });
       expect(res.status).toBeLessThan(500);
       if ("page" in ((spec.query as unknown as { shape?: object }).shape ?? {})) expect(res).toMatchObject({ status: 400 });
     }
     const numericParam = /:(user_id|key_id|move_id)/.exec(route.path);
     if (numericParam) {
-      const wrong = await api(route.method, target.replace(/\/\d+(\/[^/]*)?$/, (m, rest: string | undefined) => `/abc${rest ?? ""}`), { token, body: spec.body ? {} : undefined });
+      const wrong = await call(route.method, target.replace(/\/\d+(\/[^/]*)?$/, (m, rest: string | undefined) => `/abc${rest ?? ""}`), { token, body: spec.body ? {} : undefined });
       expect(wrong.status).toBeGreaterThanOrEqual(400);
       expect(wrong.status).toBeLessThan(500);
     }
+  });
+});
+
+describe("what depends on how the client reached the server", () => {
+  it("pagination links point at the server the client called, over its scheme", async () => {
+    const lister = await newUser();
+    for (const name of ["first", "second"]) await api("POST", "/api/v4/projects", { token: lister.token, body: { name: unique(name) } });
+    const res = await call("GET", "/api/v4/projects?membership=true&per_page=1", { token: lister.token });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("link")).toContain(`<${baseUrl()}/api/v4/projects?`);
+    expect(res.headers.get("link")).toMatch(/rel="next"/);
+  });
+
+  it("cookies are Secure only when the client came over HTTPS", async () => {
+    const page = await call("GET", "/users/sign_in");
+    expect(page.headers.getSetCookie().length).toBeGreaterThan(0);
+    for (const cookie of page.headers.getSetCookie()) expect(cookie).not.toMatch(/;\s*Secure/i);
+    const behindTls = await call("GET", "/users/sign_in", { headers: { "X-Forwarded-Proto": "https" } });
+    expect(behindTls.headers.getSetCookie().length).toBeGreaterThan(0);
+    for (const cookie of behindTls.headers.getSetCookie()) expect(cookie).toMatch(/;\s*Secure/i);
+  });
+
+  it("a page sends an anonymous visitor to sign in", async () => {
+    const res = await call("GET", "/", { redirect: "manual" });
+    expect(res.status).toBe(302);
+    expect(res.headers.get("location")).toBe("/users/sign_in?return_to=%2F");
+  });
+
+  it.each(["/rest/api-docs", "/rest/v2/api-docs"])("the Swagger document %s names the scheme the client used", async (path) => {
+    const opts = { headers: { Authorization: basic(USUARIOS.admin.usuario, USUARIOS.admin.password) } };
+    const res = await call("GET", path, opts);
+    expect(res.status).toBe(200);
+    expect(res.body.schemes).toEqual(["http"]);
+    if (oneProcess) expect(res.body).toEqual((await requestAt(oneProcess.baseUrl, "GET", path, opts)).body);
+  });
+
+  it("the OpenAPI document is the one the route modules describe", async () => {
+    const res = await call("GET", "/api/v4/openapi.json");
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual(await buildOpenApiDocument());
   });
 });

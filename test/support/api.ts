@@ -12,7 +12,7 @@ export interface ApiResponse<T = any> {
   text: string;
 }
 
-type RequestOptions = { token?: string; body?: unknown; headers?: Record<string, string>; raw?: string };
+type RequestOptions = { token?: string; body?: unknown; headers?: Record<string, string>; raw?: string; redirect?: "follow" | "manual" | "error" };
 
 /** A real HTTP request to the runtime at `base`; JSON bodies are parsed, anything else kept as text. */
 export async function requestAt<T = any>(base: string, method: string, path: string, opts: RequestOptions = {}): Promise<ApiResponse<T>> {
@@ -23,7 +23,7 @@ export async function requestAt<T = any>(base: string, method: string, path: str
     body = JSON.stringify(opts.body);
     headers["Content-Type"] ??= "application/json";
   }
-  const res = await fetch(`${base}${path}`, { method, headers, body });
+  const res = await fetch(`${base}${path}`, { method, headers, body, redirect: opts.redirect });
   const text = await res.text();
   let parsed: unknown = text;
   try {

@@ -6,11 +6,15 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startRuntime, defaultLocalConfig, type Runtime } from "../../local/runtime.js";
+import { startRuntime, defaultLocalConfig, type Runtime, type RuntimeOptions } from "../../local/runtime.js";
 
-export async function ownRuntime(overrides: Record<string, unknown> = {}): Promise<{ runtime: Runtime; dataDir: string; stop: () => Promise<void> }> {
+/** `overrides`: instance configuration; `options`: how the runtime runs (say, `isolated`). */
+export async function ownRuntime(
+  overrides: Record<string, unknown> = {},
+  options: Pick<RuntimeOptions, "isolated"> = {},
+): Promise<{ runtime: Runtime; dataDir: string; stop: () => Promise<void> }> {
   const dataDir = mkdtempSync(join(tmpdir(), "forgeline-own-"));
-  const runtime = await startRuntime({ dataDir, persistent: false, config: { ...defaultLocalConfig(dataDir), ...overrides }, crons: false });
+  const runtime = await startRuntime({ dataDir, persistent: false, config: { ...defaultLocalConfig(dataDir), ...overrides }, crons: false, ...options });
   return {
     runtime,
     dataDir,

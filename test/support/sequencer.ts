@@ -11,6 +11,7 @@ import { BaseSequencer, type TestSpecification } from "vitest/node";
 /** Longest first, as measured on 2 cores; a file missing here keeps vitest's order after these. */
 export const LONG_RUNNING = [
   "test/backup/round-trip.test.ts",
+  "test/backup/atomic-restore.test.ts",
   "test/moves/crash-matrix.test.ts",
   "test/platform/route-matrix.test.ts",
   "test/moves/readme-procedure.test.ts",

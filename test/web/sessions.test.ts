@@ -93,6 +93,18 @@ describe("browser sessions", () => {
     expect((await signIn(b, user.token, "//evil.example/")).headers.get("location")).toBe("/");
   });
 
+  it("reads return_to as a browser reads the Location it becomes: never off the site, always a header-safe URL", async () => {
+    const user = await newUser();
+    // A browser drops tabs and newlines from a URL: these two would lead to evil.example.
+    for (const offSite of ["/\t/evil.example/", "/\n/evil.example/", "/\\evil.example/"]) {
+      const res = await signIn(browser(), user.token, offSite);
+      expect({ offSite, status: res.status, location: res.headers.get("location") }).toEqual({ offSite, status: 303, location: "/" });
+    }
+    const res = await signIn(browser(), user.token, "/projects\u0007 🎉\u200f?q=a b#top");
+    expect(res.status).toBe(303);
+    expect(res.headers.get("location")).toBe("/projects%07%20%F0%9F%8E%89%E2%80%8F?q=a%20b#top");
+  });
+
   it("signs out with the form's CSRF token and ends the session", async () => {
     const user = await newUser();
     const b = browser();

@@ -239,7 +239,8 @@ export async function attempt(hook: HookRecord, claim: { deliveryId: string; lea
     "Idempotency-Key": deliveryId,
   };
   const token = hookToken(hook);
-  if (token) headers["X-Gitlab-Token"] = token;
+  // As its UTF-8 bytes, as GitLab sends it (Node writes a header string's code units as bytes).
+  if (token) headers["X-Gitlab-Token"] = Buffer.from(token, "utf8").toString("latin1");
   // What the log shows: the token masked, as GitLab shows it.
   const logged = { ...headers, ...(token ? { "X-Gitlab-Token": "[REDACTED]" } : {}) };
   const started = Date.now();

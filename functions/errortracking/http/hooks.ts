@@ -50,7 +50,15 @@ export async function checkHookUrl(url: string): Promise<string> {
   return trimmed;
 }
 
+/**
+ * GitLab refuses a token with a newline (`validates :token, format: { without: /\n/ }`): it travels
+ * in `X-Gitlab-Token`. No header carries the other control characters either, so they are refused
+ * alike rather than saved for deliveries that could never be sent.
+ */
+const UNSENDABLE_IN_HEADER = /[\x00-\x08\x0a-\x1f\x7f]/;
+
 export async function changeOf(body: HookBody): Promise<HookChange> {
+  if (body.token && UNSENDABLE_IN_HEADER.test(body.token)) throw validationError({ token: ["is invalid"] });
   const flags: Partial<Record<EventFlag, boolean>> = {};
   for (const f of EVENT_FLAGS) if (body[f] !== undefined) flags[f] = body[f];
   return {

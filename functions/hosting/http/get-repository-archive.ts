@@ -3,6 +3,7 @@ import { defineEndpoint } from "../../platform/http/endpoint.js";
 import { lambda } from "../../platform/http/lambda.js";
 import { ApiError, notFound, paramError } from "../../platform/http/errors.js";
 import { bool } from "../../platform/http/params.js";
+import { contentDisposition } from "../../platform/http/header-names.js";
 import { ARCHIVE_FORMATS, archiveChunks, archivePrefix, archiveStream, resolveArchive, type ArchiveKind } from "../domain/git/index.js";
 import { readRepository } from "../domain/read-path.js";
 import { codeReader } from "./repository-access.js";
@@ -44,7 +45,7 @@ export const endpoint = defineEndpoint(
     if (!source) throw notFound("File");
     const prefix = archivePrefix(project.path, source);
     c.header("Content-Type", kind === "zip" ? "application/zip" : "application/octet-stream");
-    c.header("Content-Disposition", `attachment; filename="${prefix.replaceAll('"', "")}.${EXTENSION[kind]}"`);
+    c.header("Content-Disposition", contentDisposition("attachment", `${prefix}.${EXTENSION[kind]}`));
     c.header("Content-Transfer-Encoding", "binary");
     c.header("Cache-Control", "private");
     const chunks = archiveChunks(source, prefix, kind);

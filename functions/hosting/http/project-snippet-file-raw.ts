@@ -5,7 +5,7 @@ import { notFound } from "../../platform/http/errors.js";
 import { idOrPath, positiveInt } from "../../platform/http/params.js";
 import { visibleProjectSnippet } from "../domain/project-snippets.js";
 import { readSnippetFile } from "../domain/snippets.js";
-import { rawText } from "./snippet-common.js";
+import { rawText } from "./raw-content.js";
 
 /** `ref` and `file_path` are URL-encoded (`dir%2Ffile.txt`), as for personal snippets. */
 export const endpoint = defineEndpoint(
@@ -18,7 +18,7 @@ export const endpoint = defineEndpoint(
     const { snippet } = await visibleProjectSnippet(principal, params.id, params.snippet_id);
     const content = await readSnippetFile(snippet, params.ref, params.file_path);
     if (!content) throw notFound("File");
-    return rawText(c, content);
+    return rawText(c, content, params.file_path);
   },
 );
 export const handler = lambda(endpoint);

@@ -6,6 +6,7 @@ import { idOrPath } from "../../platform/http/params.js";
 import { readBlobById } from "../domain/git/index.js";
 import { readRepository } from "../domain/read-path.js";
 import { readableProject } from "./repository-access.js";
+import { rawText } from "./raw-content.js";
 
 export const blobParams = z.object({ id: idOrPath(), sha: z.string().check(z.minLength(1), z.maxLength(64)) });
 
@@ -14,9 +15,6 @@ export const endpoint = defineEndpoint({ summary: "Raw blob content", access: "p
   const project = await readableProject(principal, params.id);
   const blob = await readRepository("project", project.id, project, (loc) => readBlobById(loc.storage, loc.relativePath, params.sha));
   if (!blob) throw notFound("Blob");
-  c.header("Content-Type", "text/plain; charset=utf-8");
-  c.header("X-Content-Type-Options", "nosniff");
-  c.header("Content-Disposition", "inline");
-  return c.body(new Uint8Array(blob.content), 200);
+  return rawText(c, blob.content);
 });
 export const handler = lambda(endpoint);

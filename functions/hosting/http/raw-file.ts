@@ -5,6 +5,7 @@ import { notFound } from "../../platform/http/errors.js";
 import { fileAtRef } from "../domain/git/index.js";
 import { readRepository } from "../domain/read-path.js";
 import { readableProject } from "./repository-access.js";
+import { rawText } from "./raw-content.js";
 import { fileMetadata, fileParams, setGitlabHeaders, validFilePath } from "./repository-file.js";
 
 /**
@@ -26,9 +27,7 @@ export const endpoint = defineEndpoint(
     const file = await readRepository("project", project.id, project, (loc) => fileAtRef(loc.storage, loc.relativePath, { ref, filePath }));
     if ("missing" in file) throw notFound(file.missing === "commit" ? "Commit" : "File");
     setGitlabHeaders(c, fileMetadata(filePath, ref, file));
-    c.header("Content-Type", "text/plain; charset=utf-8");
-    c.header("X-Content-Type-Options", "nosniff");
-    return c.body(new Uint8Array(file.content), 200);
+    return rawText(c, file.content, filePath);
   },
 );
 export const handler = lambda(endpoint);

@@ -9,6 +9,7 @@ import * as z from "zod/mini";
 import type { Principal } from "../../identity/domain/auth.js";
 import { bool, idOrPath } from "../../platform/http/params.js";
 import { paramError } from "../../platform/http/errors.js";
+import { headerText } from "../../platform/http/header-names.js";
 import { commitActions, type CommitAction, type FileAtRef } from "../domain/git/index.js";
 import { withRepositoryWrite } from "../domain/write-path.js";
 import { writableProject } from "./repository-access.js";
@@ -43,13 +44,13 @@ export function fileMetadata(filePath: string, ref: string, file: FileAtRef) {
 }
 
 /**
- * GitLab's `set_http_headers`: `file_name` → `X-Gitlab-File-Name`. A UTF-8 file name travels as its
- * UTF-8 bytes, as Rack sends it (HTTP header values are bytes; Node writes a string's code units as bytes).
+ * GitLab's `set_http_headers`: `file_name` → `X-Gitlab-File-Name`. A name a header cannot carry as
+ * it is (a newline, an emoji) is percent-encoded (`headerText`).
  */
 export function setGitlabHeaders(c: Context, meta: Record<string, string | number | boolean>): void {
   for (const [key, value] of Object.entries(meta)) {
     const name = `X-Gitlab-${key.split("_").map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join("-")}`;
-    c.header(name, Buffer.from(String(value), "utf8").toString("latin1"));
+    c.header(name, headerText(String(value)));
   }
 }
 

@@ -77,10 +77,3 @@ export function userAgentDetail(snippet: Snippet) {
   if (!snippet.createdFrom) throw notFound("UserAgentDetail");
   return { user_agent: snippet.createdFrom.userAgent, ip_address: snippet.createdFrom.ipAddress, akismet_submitted: false };
 }
-
-/** Snippet files are served as plain text, never rendered by the browser (GitLab does the same). */
-export function rawText(c: Context, content: Buffer): Response {
-  c.header("Content-Type", "text/plain; charset=utf-8");
-  c.header("X-Content-Type-Options", "nosniff");
-  return c.body(new Uint8Array(content), 200);
-}

@@ -4,7 +4,7 @@ import { lambda } from "../../platform/http/lambda.js";
 import { notFound } from "../../platform/http/errors.js";
 import { positiveInt } from "../../platform/http/params.js";
 import { readSnippetFile, visibleSnippet } from "../domain/snippets.js";
-import { rawText } from "./snippet-common.js";
+import { rawText } from "./raw-content.js";
 
 /** `ref` and `file_path` are URL-encoded (`dir%2Ffile.txt`). GitLab requires a token here. */
 export const endpoint = defineEndpoint(
@@ -17,7 +17,7 @@ export const endpoint = defineEndpoint(
     const { snippet } = await visibleSnippet(principal, params.id);
     const content = await readSnippetFile(snippet, params.ref, params.file_path);
     if (!content) throw notFound("File");
-    return rawText(c, content);
+    return rawText(c, content, params.file_path);
   },
 );
 export const handler = lambda(endpoint);

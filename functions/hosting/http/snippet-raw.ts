@@ -2,7 +2,8 @@ import { defineEndpoint } from "../../platform/http/endpoint.js";
 import { lambda } from "../../platform/http/lambda.js";
 import { notFound } from "../../platform/http/errors.js";
 import { readSnippetFile, snippetFiles, SNIPPET_BRANCH, visibleSnippet } from "../domain/snippets.js";
-import { rawText, snippetParams } from "./snippet-common.js";
+import { snippetParams } from "./snippet-common.js";
+import { rawText } from "./raw-content.js";
 
 /** The first file's content (GitLab's single-file legacy view of a snippet). */
 export const endpoint = defineEndpoint({ summary: "Raw content of a snippet's first file", access: "public", params: snippetParams }, async ({ c, principal, params }) => {
@@ -10,6 +11,6 @@ export const endpoint = defineEndpoint({ summary: "Raw content of a snippet's fi
   const [first] = await snippetFiles(snippet);
   const content = first === undefined ? undefined : await readSnippetFile(snippet, SNIPPET_BRANCH, first);
   if (!content) throw notFound("File");
-  return rawText(c, content);
+  return rawText(c, content, first);
 });
 export const handler = lambda(endpoint);

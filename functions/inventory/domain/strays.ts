@@ -17,6 +17,7 @@ import { instanceConfig } from "../../platform/config.js";
 import { mapConcurrently } from "../../platform/concurrency.js";
 import { directorySize, listDir, parseTempSibling } from "../../hosting/domain/git/fs-util.js";
 import { findGitLeftovers, removeIfStale, type GitLeftover } from "../../hosting/domain/git/in-flight.js";
+import { storageRoots } from "../../hosting/domain/git/storage.js";
 import { findMove, isTerminal, ownerMove } from "../../moves/domain/records.js";
 
 /** Lambda's limit, and so the longest a step that writes to a storage can run. */
@@ -60,8 +61,8 @@ async function walk(storage: string, dir: string, out: Strays, depth: number): P
 /** Every stray folder and git leftover on every replica of every configured storage. */
 export async function findStrays(): Promise<Strays> {
   const out: Strays = { folders: [], gitLeftovers: [] };
-  for (const [name, storage] of Object.entries(instanceConfig().storages)) {
-    for (const root of storage.kind === "local" ? [storage.path] : storage.replicas) await walk(name, root, out, 0);
+  for (const name of Object.keys(instanceConfig().storages)) {
+    for (const root of storageRoots(name)) await walk(name, root, out, 0);
   }
   return out;
 }

@@ -69,7 +69,9 @@ export const directConnector: Connector = {
         },
       );
       req.on("error", reject);
-      req.end(init.body);
+      // As bytes: with a string body Node writes the headers in the body's encoding (UTF-8), which
+      // would encode again a header value that already holds UTF-8 bytes (a hook token beyond ASCII).
+      req.end(init.body === undefined ? undefined : Buffer.from(init.body, "utf8"));
     });
   },
 };

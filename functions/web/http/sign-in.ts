@@ -8,9 +8,18 @@ import { createSession, sameSecret, SESSION_COOKIE } from "../../identity/domain
 import { LOGIN_CSRF_COOKIE } from "./sign-in-page.js";
 import { setStrictCookie } from "./cookies.js";
 
-/** Only same-site relative paths, so `return_to` cannot send a user elsewhere. */
+/** Where `return_to` is resolved: any origin would do, only staying on it matters. */
+const HERE = "http://return-to.invalid";
+
+/**
+ * Only same-site paths, so `return_to` cannot send a user elsewhere. It is read as a browser reads
+ * the `Location` it becomes (which drops tabs and newlines, so `/\t/evil.example` would leave the
+ * site), and sent in URL form, which a header can always carry.
+ */
 export function safeReturnTo(value: string | undefined): string {
-  return value && /^\/(?![/\\])/.test(value) ? value : "/";
+  if (!value?.startsWith("/") || !URL.canParse(value, HERE)) return "/";
+  const url = new URL(value, HERE);
+  return url.origin === HERE ? `${url.pathname}${url.search}${url.hash}` : "/";
 }
 
 export const endpoint = defineEndpoint(

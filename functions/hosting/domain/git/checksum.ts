@@ -27,8 +27,13 @@ export async function replicaChecksums(storage: string, rel: string): Promise<st
 }
 
 export async function checksumOfDir(gitdir: string): Promise<string> {
+  return checksumOfRefs(await listAllRefs(gitdir));
+}
+
+/** The checksum of refs however they were read (`refs.ts` `resolveRefFiles`). */
+export function checksumOfRefs(refs: Array<{ name: string; oid: string }>): string {
   const acc = Buffer.alloc(20);
-  for (const { name, oid } of await listAllRefs(gitdir)) {
+  for (const { name, oid } of refs) {
     const digest = createHash("sha1").update(`${oid} ${name}`).digest();
     for (let i = 0; i < acc.length; i++) acc[i]! ^= digest[i]!;
   }

@@ -1,2 +1,2 @@
 export * from "./repository.js";
-export { replicaPaths, primaryPath, hashedRelativePath, type RepositoryKind } from "./storage.js";
+export { replicaPaths, primaryPath, storageRoots, hashedRelativePath, type RepositoryKind } from "./storage.js";

@@ -19,18 +19,32 @@ export type ObjectCache = Record<string, unknown>;
  * going through isomorphic-git's generic ref API cost several times more.
  */
 export async function listAllRefs(gitdir: string): Promise<Array<{ name: string; oid: string }>> {
-  const [packed, loose] = await Promise.all([readPackedRefs(gitdir), readLooseRefs(gitdir, "refs")]);
-  const target = (name: string) => loose.get(name) ?? packed.get(name);
+  const [packed, loose] = await Promise.all([readRefFile(join(gitdir, "packed-refs")), readLooseRefs(gitdir, "refs")]);
+  return resolveRefFiles({ packed, loose, readOther: (path) => readRefFile(join(gitdir, path)) });
+}
+
+/**
+ * `listAllRefs` over ref files however they were read (a repository folder, or a backup archive
+ * before it is written anywhere): `packed` is the `packed-refs` text, `loose` every ref file below
+ * `refs/` by full name (trimmed), `readOther` a file a symbolic ref names outside `refs/`.
+ */
+export async function resolveRefFiles(files: {
+  packed: string | undefined;
+  loose: Map<string, string>;
+  readOther: (path: string) => Promise<string | undefined> | string | undefined;
+}): Promise<Array<{ name: string; oid: string }>> {
+  const packed = parsePackedRefs(files.packed ?? "");
+  const target = (name: string) => files.loose.get(name) ?? packed.get(name);
   const resolve = async (raw: string | undefined, depth: number): Promise<string | undefined> => {
     if (raw === undefined) return undefined;
     if (!raw.startsWith("ref:")) return OID.test(raw) ? raw : undefined;
     const to = raw.slice(4).trim();
     if (depth >= 5) return undefined;
     // A symbolic ref may point outside `refs/` (e.g. at HEAD): read that file.
-    return resolve(to.startsWith("refs/") ? target(to) : await readRefFile(join(gitdir, to)), depth + 1);
+    return resolve(to.startsWith("refs/") ? target(to) : await files.readOther(to), depth + 1);
   };
   const refs: Array<{ name: string; oid: string }> = [];
-  for (const name of [...new Set([...packed.keys(), ...loose.keys()])].sort()) {
+  for (const name of [...new Set([...packed.keys(), ...files.loose.keys()])].sort()) {
     const oid = await resolve(target(name), 0);
     if (oid) refs.push({ name, oid });
   }
@@ -49,9 +63,9 @@ async function readRefFile(path: string): Promise<string | undefined> {
 }
 
 /** `packed-refs`: "<oid> <name>" lines; `#` header and `^<oid>` peeled lines are not refs. */
-async function readPackedRefs(gitdir: string): Promise<Map<string, string>> {
+function parsePackedRefs(text: string): Map<string, string> {
   const refs = new Map<string, string>();
-  for (const line of ((await readRefFile(join(gitdir, "packed-refs"))) ?? "").split("\n")) {
+  for (const line of text.split("\n")) {
     if (!line || line.startsWith("#") || line.startsWith("^")) continue;
     const space = line.indexOf(" ");
     if (space > 0) refs.set(line.slice(space + 1).trim(), line.slice(0, space));
@@ -59,12 +73,15 @@ async function readPackedRefs(gitdir: string): Promise<Map<string, string>> {
   return refs;
 }
 
-/** Loose ref files below `dir`, by full name; `.lock` files are updates in flight, not refs. */
+/** Whether a file below `refs/` is a ref: `.lock` files are updates in flight, temporary names half-written ones. */
+export const isLooseRefName = (fileName: string) => !fileName.endsWith(".lock") && !fileName.startsWith(TEMP_PREFIX);
+
+/** Loose ref files below `dir`, by full name. */
 async function readLooseRefs(gitdir: string, dir: string, into = new Map<string, string>()): Promise<Map<string, string>> {
   for (const entry of await listDir(join(gitdir, dir))) {
     const name = `${dir}/${entry.name}`;
     if (entry.isDirectory) await readLooseRefs(gitdir, name, into);
-    else if (!entry.name.endsWith(".lock") && !entry.name.startsWith(TEMP_PREFIX)) {
+    else if (isLooseRefName(entry.name)) {
       const raw = await readRefFile(join(gitdir, name));
       if (raw !== undefined) into.set(name, raw);
     }
@@ -229,7 +246,7 @@ export async function packRefs(gitdir: string): Promise<number> {
   if (loose.length === 0) return 0;
   const writer = currentWriter();
   await rewritePackedRefs(gitdir, async () => {
-    const refs = await readPackedRefs(gitdir);
+    const refs = parsePackedRefs((await readRefFile(join(gitdir, "packed-refs"))) ?? "");
     for (const [name, oid] of loose) refs.set(name, oid);
     await writer?.fence?.();
     return [...refs].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([name, oid]) => `${oid} ${name}\n`).join("");

@@ -27,7 +27,7 @@ export { listTagPage, findTag, createTag, deleteTag, type Tag, type TagOrder } f
 export { readBlobById } from "./blobs.js";
 export { housekeep } from "./housekeeping.js";
 export { repositorySnapshot } from "./snapshot.js";
-export { checksum, replicaChecksums, EMPTY_CHECKSUM } from "./checksum.js";
+export { checksum, replicaChecksums, checksumOfDir, checksumOfRefs, EMPTY_CHECKSUM } from "./checksum.js";
 export { replicate, type RepositoryLocation, type ReplicateOptions } from "./replicate.js";
 export { withRepositoryMutex } from "./mutex.js";
 export { GitActionError, ChangeError, UnknownStorageError, RepositoryNotFoundError, ChecksumMismatchError } from "./errors.js";

@@ -12,12 +12,17 @@ export type RepositoryKind = "project" | "snippet" | "group-wiki";
 
 /** Every directory holding `relativePath` on `storageName`: one for local, one per replica for cluster. */
 export function replicaPaths(storageName: string, relativePath: string): string[] {
+  const roots = storageRoots(storageName);
+  assertSafeRelativePath(relativePath);
+  return roots.map((root) => join(root, relativePath));
+}
+
+/** The directory of a local storage, or each replica's directory of a cluster storage. */
+export function storageRoots(storageName: string): string[] {
   const storages = instanceConfig().storages;
   const storage = Object.hasOwn(storages, storageName) ? storages[storageName] : undefined;
   if (!storage) throw new UnknownStorageError(storageName);
-  assertSafeRelativePath(relativePath);
-  const roots = storage.kind === "local" ? [storage.path] : storage.replicas;
-  return roots.map((root) => join(root, relativePath));
+  return storage.kind === "local" ? [storage.path] : storage.replicas;
 }
 
 /** The replica that receives writes first and serves reads. */
