@@ -90,10 +90,17 @@ describe("GET /projects/:id/repository/changelog", () => {
     });
     expect(await api("GET", `${changelog(id)}?version=1.0.0&from=nope`, { token: owner.token })).toMatchObject({ status: 422, body: { message: expect.stringContaining("nope") } });
     expect((await api("GET", `${changelog(id)}?version=one`, { token: owner.token })).status).toBe(400);
-    expect((await api("GET", changelog(id), { token: owner.token })).status).toBe(400);
+    expect(await api("GET", changelog(id), { token: owner.token })).toMatchObject({ status: 400, body: { error: "version is missing" } });
+    expect((await api("GET", changelog(id))).status).toBe(404);
     expect((await api("GET", `${changelog(id)}?version=1.0.0&date=yesterday`, { token: owner.token })).status).toBe(400);
     await commit(id, "bad config", { ".gitlab/changelog_config.yml": "categories: [a, b]\n" });
     expect(await api("GET", `${changelog(id)}?version=1.0.0&from=main`, { token: owner.token })).toMatchObject({ status: 422, body: { message: 'Failed to generate the changelog: The "categories" configuration key must be a Hash' } });
+    const other = await newProject();
+    await commit(other.id, "anchors", { ".gitlab/changelog_config.yml": "categories:\n  added: &a Added\n" });
+    expect(await api("GET", `${changelog(other.id)}?version=1.0.0&from=main`, { token: owner.token })).toMatchObject({
+      status: 422,
+      body: { message: "Failed to generate the changelog: The changelog configuration could not be read: line 2 uses YAML this service does not read" },
+    });
     expect((await api("GET", `${changelog(id)}?version=1.0.0&from=main`, { token: (await newUser()).token })).status).toBe(404);
   });
 });

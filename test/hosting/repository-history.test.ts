@@ -184,6 +184,9 @@ describe("GET /projects/:id/repository/compare", () => {
     expect(await api("GET", `${base(id)}/compare?from=main&to=main`)).toMatchObject({ status: 200, body: { compare_same_ref: true } });
     const priv = await newProject();
     expect((await api("GET", `${base(priv.id)}/compare?from=main&to=main`)).status).toBe(404);
+    // Who may read comes before the parameters: a stranger learns nothing from a 400.
+    expect((await api("GET", `${base(priv.id)}/compare?from=main`)).status).toBe(404);
+    expect(await api("GET", `${base(priv.id)}/compare`, { token: owner.token })).toMatchObject({ status: 400, body: { error: "from is missing, to is missing" } });
   });
 
   it("compares from another project of the fork network (`from_project_id`), and refuses one outside it", async () => {

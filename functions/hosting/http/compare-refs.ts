@@ -1,7 +1,7 @@
 import * as z from "zod/mini";
 import { defineEndpoint } from "../../platform/http/endpoint.js";
 import { lambda } from "../../platform/http/lambda.js";
-import { ApiError, forbidden, notFound } from "../../platform/http/errors.js";
+import { ApiError, forbidden, notFound, paramError } from "../../platform/http/errors.js";
 import { bool, positiveInt } from "../../platform/http/params.js";
 import { baseUrl } from "../../platform/http/urls.js";
 import { compareRefs, getCommit } from "../domain/git/index.js";
@@ -25,13 +25,17 @@ export const endpoint = defineEndpoint(
     summary: "Compare branches, tags or commits",
     access: "public",
     params: projectParams,
-    query: z.object({ from: ref, to: ref, from_project_id: z.optional(positiveInt()), straight: z.optional(bool()), unidiff: z.optional(bool()) }),
+    query: z.object({ from: z.optional(ref), to: z.optional(ref), from_project_id: z.optional(positiveInt()), straight: z.optional(bool()), unidiff: z.optional(bool()) }),
   },
   async ({ c, principal, params, query }) => {
+    // Who may read the project comes first (GitLab's `before` block runs before Grape's validation):
+    // a caller who may not learns nothing from a 400.
     const { project } = await codeReader(principal, params.id, { denied: "forbidden" });
-    const from = query.from_project_id === undefined || query.from_project_id === project.id ? query.from : await fromOtherProject(principal, project, query.from_project_id, query.from);
+    const missing = (["from", "to"] as const).filter((key) => query[key] === undefined);
+    if (missing.length > 0) throw paramError(missing.map((key) => `${key} is missing`).join(", "));
+    const from = query.from_project_id === undefined || query.from_project_id === project.id ? query.from! : await fromOtherProject(principal, project, query.from_project_id, query.from!);
     const comparison = await readRepository("project", project.id, project, (loc) =>
-      compareRefs(loc.storage, loc.relativePath, { from, to: query.to, straight: query.straight ?? false }),
+      compareRefs(loc.storage, loc.relativePath, { from, to: query.to!, straight: query.straight ?? false }),
     );
     if (!comparison) throw notFound("Ref");
     const commits = comparison.commits.map((commit) => commitView(c, project, commit));

@@ -4,7 +4,7 @@
  * section title), `template`, `tag_regex` (which tags name versions, with `major`, `minor`, `patch`
  * and `pre` groups). Errors are the changelog's 422s.
  */
-import { load } from "js-yaml";
+import { ConfigSyntaxError, parseConfigYaml } from "./config-yaml.js";
 import { DEFAULT_TEMPLATE, parseTemplate, TemplateError } from "./template.js";
 
 export class ChangelogError extends Error {}
@@ -21,16 +21,14 @@ export interface ChangelogConfig {
 
 export function changelogConfig(yaml: string | undefined): ChangelogConfig {
   let raw: Record<string, unknown> = {};
-  if (yaml !== undefined) {
-    try {
-      const parsed: unknown = load(yaml);
-      raw = parsed && typeof parsed === "object" && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
-    } catch (err) {
-      throw new ChangelogError(`The changelog configuration is not valid YAML: ${(err as Error).message.split("\n")[0]}`);
-    }
+  try {
+    raw = yaml === undefined ? {} : parseConfigYaml(yaml);
+  } catch (err) {
+    if (err instanceof ConfigSyntaxError) throw new ChangelogError(`The changelog configuration could not be read: ${err.message}`);
+    throw err;
   }
   const categories = raw.categories ?? {};
-  if (typeof categories !== "object" || Array.isArray(categories) || categories === null) throw new ChangelogError('The "categories" configuration key must be a Hash');
+  if (typeof categories !== "object") throw new ChangelogError('The "categories" configuration key must be a Hash');
   const template = typeof raw.template === "string" ? raw.template : DEFAULT_TEMPLATE;
   try {
     parseTemplate(template);
