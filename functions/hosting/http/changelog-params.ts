@@ -14,7 +14,8 @@ export const releaseParams = {
   version: z.string().check(z.minLength(1), z.maxLength(255), z.refine(isSemver, "is invalid")),
   from: z.optional(ref()),
   to: z.optional(ref()),
-  date: z.optional(z.iso.datetime({ offset: true, local: true })),
+  /** Grape's `DateTime`: whatever a date parser reads (`2021-11-17`, `2021-11-17T10:00:00Z`, …). */
+  date: z.optional(z.string().check(z.maxLength(64), z.refine((d) => !Number.isNaN(Date.parse(d)), "is invalid"))),
   trailer: z.optional(z.string().check(z.minLength(1), z.maxLength(255))),
   config_file: z.optional(z.string().check(z.minLength(1), z.maxLength(4096))),
   config_file_ref: z.optional(ref()),
