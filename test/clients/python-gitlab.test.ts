@@ -1,8 +1,8 @@
 /**
  * python-gitlab (Debian's python3-gitlab, 3.12) runs the seed's storage-move procedure and its
- * key-rotation procedure against a hosted instance, and the member, sharing and access request calls
- * scripts make. Part of `npm run test:clients`; a machine without the client fails here with the
- * command that installs it.
+ * key-rotation procedure against a hosted instance, the member, sharing and access request calls
+ * scripts make, and reads and cherry-picks a project's history. Part of `npm run test:clients`; a
+ * machine without the client fails here with the command that installs it.
  */
 import { describe, it, expect, beforeAll, afterAll } from "vitest";
 import { execFile } from "node:child_process";
@@ -80,5 +80,20 @@ describe("python-gitlab", () => {
     expect(seen.requests).toEqual([carol]);
     expect(seen.approved_level).toBe(20);
     expect(seen.requests_after).toEqual([]);
+  });
+
+  it("reads a commit, compares branches, lists contributors and languages, and cherry-picks", async () => {
+    const { stdout } = await promisify(execFile)(DEBIAN_PYTHON, [join(import.meta.dirname, "repository_reads.py")], {
+      env: { ...process.env, GITLAB_URL: instance.runtime.baseUrl, GITLAB_TOKEN: instance.runtime.bootstrap.token! },
+    });
+    const seen = JSON.parse(stdout);
+    expect(seen.commit).toEqual({ id: seen.feature_id, title: "Add the app", stats: { additions: 1, deletions: 0, total: 1 }, status: null });
+    expect(seen.commit_by_branch).toBe(seen.feature_id);
+    expect(seen.compare_commits).toEqual([seen.feature_id]);
+    expect(seen.compare_diffs).toEqual(["app.py"]);
+    expect(seen.contributors).toEqual([[expect.stringMatching(/@/), 2]]);
+    expect(seen.languages).toEqual({ Python: 100 });
+    expect(seen.picked_to_main).toBe("Add the app");
+    expect(seen.picked_author).toBe(true);
   });
 });

@@ -2,7 +2,7 @@
  * Git over HTTP, driven only through the real `git` CLI against the runtime on loopback: clone of a
  * project's `http_url_to_repo`, fetch, push (also force, branches, tags), shallow clones, protocol
  * v0 and v2, GitLab's permission matrix, the write path (read-only during a storage move, pushes
- * racing API commits) and cluster replicas kept in step.
+ * racing API commits), cluster replicas kept in step and the project's fetch statistics.
  */
 import { describe, it, expect, beforeAll, afterAll } from "vitest";
 import { execFile } from "node:child_process";
@@ -12,7 +12,8 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { adminToken, api, baseUrl, newUser, unique } from "../support/api.js";
 import { commitSubjects, fsck, git as gitAt, repoPaths } from "../support/git.js";
-import { updateItem } from "../../functions/platform/db/table.js";
+import { getItem, updateItem } from "../../functions/platform/db/table.js";
+import { fetchStatistics, recordFetch } from "../../functions/hosting/domain/fetch-statistics.js";
 import { replicaChecksums } from "../../functions/hosting/domain/git/checksum.js";
 import { hashedRelativePath } from "../../functions/hosting/domain/git/storage.js";
 import { scheduleMove, waitForMove } from "../moves/support.js";
@@ -376,5 +377,49 @@ describe("wikis and snippets", () => {
     const projectSnippetWork = dir("project-snippet");
     await gitOk(["clone", "-q", withToken(projectSnippet.body.http_url_to_repo, owner.token), projectSnippetWork]);
     expect((await gitOk(["show", "HEAD:p.txt"], projectSnippetWork)).stdout).toBe("p\n");
+  });
+});
+
+describe("fetch statistics", () => {
+  it("counts each git-upload-pack request of a project's repository per day, not its wiki's; Reporter+ reads them", async () => {
+    const project = await newProject(owner.token);
+    const stats = (token = owner.token) => api("GET", `/api/v4/projects/${project.id}/statistics`, { token });
+    expect((await stats()).body).toEqual({ fetches: { total: 0, days: [] } });
+    // Protocol v0: one upload-pack request a clone, one a fetch that brings something.
+    const url = withToken(project.http_url_to_repo, owner.token);
+    const work = dir("counted");
+    await gitOk(["-c", "protocol.version=0", "clone", "-q", url, work]);
+    await api("POST", `/api/v4/projects/${project.id}/repository/commits`, { token: owner.token, body: { branch: "main", commit_message: "more", actions: [{ action: "create", file_path: "m", content: "m" }] } });
+    await gitOk(["-c", "protocol.version=0", "fetch", "-q", "origin"], work);
+    // A fetch with nothing new asks for the refs only; a wiki's clone is the wiki's.
+    await gitOk(["-c", "protocol.version=0", "fetch", "-q", "origin"], work);
+    expect((await api("POST", `/api/v4/projects/${project.id}/wikis`, { token: owner.token, body: { title: "Home", content: "home" } })).status).toBe(201);
+    await gitOk(["-c", "protocol.version=0", "clone", "-q", withToken(`${project.web_url}.wiki.git`, owner.token), dir("wiki")]);
+    const today = new Date().toISOString().slice(0, 10);
+    expect((await stats()).body).toEqual({ fetches: { total: 2, days: [{ count: 2, date: today }] } });
+    // Protocol v2 asks twice (ls-refs, then fetch), and both count, as on GitLab.
+    await gitOk(["-c", "protocol.version=2", "clone", "-q", url, dir("v2")]);
+    expect((await stats()).body.fetches.total).toBe(4);
+
+    const reporter = await newUser();
+    const guest = await newUser();
+    await api("POST", `/api/v4/projects/${project.id}/members`, { token: owner.token, body: { user_id: reporter.id, access_level: 20 } });
+    await api("POST", `/api/v4/projects/${project.id}/members`, { token: owner.token, body: { user_id: guest.id, access_level: 10 } });
+    expect((await stats(reporter.token)).body.fetches.total).toBe(4);
+    expect(await stats(guest.token)).toMatchObject({ status: 403, body: { message: "403 Forbidden" } });
+    expect((await stats((await newUser()).token)).status).toBe(404);
+    expect((await api("GET", `/api/v4/projects/${project.id}/statistics`)).status).toBe(401);
+  });
+
+  it("reports the 30 days up to today, newest first, and lets older days expire", async () => {
+    const project = await newProject(owner.token);
+    const now = new Date("2024-03-31T12:00:00Z");
+    const day = (n: number) => new Date(now.getTime() - n * 86_400_000);
+    for (const n of [0, 0, 0, 1, 29, 30, 45]) await recordFetch(project.id, day(n));
+    expect(await fetchStatistics(project.id, now)).toEqual({
+      fetches: { total: 5, days: [{ count: 3, date: "2024-03-31" }, { count: 1, date: "2024-03-30" }, { count: 1, date: "2024-03-02" }] },
+    });
+    const item = await getItem<{ expireAt: number }>(`PROJECT#${project.id}`, "FETCHES#2024-03-31");
+    expect(item?.expireAt).toBe(Date.parse("2024-05-01T00:00:00Z") / 1000);
   });
 });

@@ -1,7 +1,7 @@
 /**
- * The routes below `/projects/:id/repository/commits/:sha` (diff, refs, merge requests, revert) and
- * `/repository/merge_base`, checked against the repository with the git CLI. The revert writes
- * through the one write path.
+ * The routes below `/projects/:id/repository/commits/:sha` (diff, refs, merge requests, revert,
+ * cherry-pick) and `/repository/merge_base`, checked against the repository with the git CLI. The
+ * revert and the cherry-pick write through the one write path.
  */
 import { describe, it, expect, beforeAll } from "vitest";
 import { api, newUser, unique } from "../support/api.js";
@@ -179,6 +179,81 @@ describe("POST /projects/:id/repository/commits/:sha/revert", () => {
     expect((await api("POST", `${commits(id)}/${target.id}/revert`, { token: readApi.token, body: { branch: "main" } })).status).toBe(403);
     expect((await api("POST", `${commits(id)}/${target.id}/revert`, { token: (await newUser()).token, body: { branch: "main" } })).status).toBe(404);
     expect(commitSubjects(dir)[0]).toBe("to revert");
+  });
+});
+
+describe("POST /projects/:id/repository/commits/:sha/cherry_pick", () => {
+  it("makes the commit's change again on the branch, keeping its author; a second pick is GitLab's 400 `empty`", async () => {
+    const { id, dir } = await newProject();
+    const picker = await newUser();
+    expect((await api("POST", `/api/v4/projects/${id}/members`, { token: owner.token, body: { user_id: picker.id, access_level: 30 } })).status).toBe(201);
+    await commit(id, "prepare", [{ action: "create", file_path: "keep.txt", content: "k\n" }], "stable", "main");
+    const target = await commit(id, "Add feature\n\nwith a body", [{ action: "create", file_path: "feature.txt", content: "f\n" }, { action: "update", file_path: "README.md", content: "changed\n" }]);
+    const dry = await api("POST", `${commits(id)}/${target.id}/cherry_pick`, { token: picker.token, body: { branch: "stable", dry_run: true } });
+    expect(dry).toMatchObject({ status: 200, body: { dry_run: "success" } });
+    expect(commitSubjects(dir, "stable")[0]).toBe("prepare");
+
+    const res = await api("POST", `${commits(id)}/${target.id}/cherry_pick`, { token: picker.token, body: { branch: "stable" } });
+    expect(res.status, res.text).toBe(201);
+    expect(res.body).toMatchObject({
+      id: git(dir, "rev-parse", "stable").trim(),
+      title: "Add feature",
+      message: `Add feature\n\nwith a body\n\n(cherry picked from commit ${target.id})`,
+      parent_ids: [git(dir, "rev-parse", "stable~1").trim()],
+      author_name: `User ${owner.username}`,
+      committer_name: `User ${picker.username}`,
+      web_url: expect.stringContaining(`/-/commit/${res.body.id}`),
+    });
+    expect(git(dir, "ls-tree", "--name-only", "stable").trim().split("\n")).toEqual(["README.md", "feature.txt", "keep.txt"]);
+    expect(git(dir, "show", "stable:README.md")).toBe("changed\n");
+    fsck(dir);
+
+    const again = await api("POST", `${commits(id)}/${target.id}/cherry_pick`, { token: owner.token, body: { branch: "stable" } });
+    expect(again).toMatchObject({
+      status: 400,
+      body: {
+        message: "Sorry, we cannot cherry-pick this commit automatically. This commit may already have been cherry-picked, or a more recent commit may have updated some of its content.",
+        error_code: "empty",
+      },
+    });
+    const custom = await commit(id, "another", [{ action: "create", file_path: "another.txt", content: "a" }]);
+    const named = await api("POST", `${commits(id)}/${custom.id}/cherry_pick`, { token: owner.token, body: { branch: "stable", message: "Backport another" } });
+    expect(named).toMatchObject({ status: 201, body: { message: "Backport another", title: "Backport another" } });
+  });
+
+  it("refuses a conflict with GitLab's 400 `conflict`, an unknown commit or branch with 404, bad input with 400", async () => {
+    const { id, dir } = await newProject();
+    await commit(id, "stable edit", [{ action: "update", file_path: "README.md", content: "stable\n" }], "stable", "main");
+    const target = await commit(id, "main edit", [{ action: "update", file_path: "README.md", content: "main\n" }]);
+    const head = git(dir, "rev-parse", "stable").trim();
+    expect(await api("POST", `${commits(id)}/${target.id}/cherry_pick`, { token: owner.token, body: { branch: "stable" } })).toMatchObject({ status: 400, body: { error_code: "conflict" } });
+    expect(await api("POST", `${commits(id)}/${target.id}/cherry_pick`, { token: owner.token, body: { branch: "stable", dry_run: true } })).toMatchObject({ status: 400, body: { error_code: "conflict", dry_run: "error" } });
+    expect(await api("POST", `${commits(id)}/nope/cherry_pick`, { token: owner.token, body: { branch: "stable" } })).toMatchObject({ status: 404, body: { message: "404 Commit Not Found" } });
+    expect(await api("POST", `${commits(id)}/${target.id}/cherry_pick`, { token: owner.token, body: { branch: "nope" } })).toMatchObject({ status: 404, body: { message: "404 Branch Not Found" } });
+    expect(await api("POST", `${commits(id)}/${target.id}/cherry_pick`, { token: owner.token, body: {} })).toMatchObject({ status: 400, body: { error: expect.stringContaining("branch") } });
+    expect(await api("POST", `${commits(id)}/${target.id}/cherry_pick`, { token: owner.token, body: { branch: "stable", dry_run: "perhaps" } })).toMatchObject({ status: 400 });
+    expect(git(dir, "rev-parse", "stable").trim()).toBe(head);
+  });
+
+  it("goes through the write path: refused while the repository is read-only (a storage move), and by scope and role", async () => {
+    const { id, dir } = await newProject();
+    await api("POST", `/api/v4/projects/${id}/repository/branches`, { token: owner.token, body: { branch: "stable", ref: "main" } });
+    const target = await commit(id, "to pick", [{ action: "create", file_path: "x", content: "x" }]);
+    await updateItem({ pk: `PROJECT#${id}`, sk: "PROJECT", update: "SET readOnly = :t", values: { ":t": true } });
+    const refused = await api("POST", `${commits(id)}/${target.id}/cherry_pick`, { token: owner.token, body: { branch: "stable" } });
+    expect(refused).toMatchObject({ status: 409, body: { message: "The repository is temporarily read-only. Please try again later." } });
+    expect(refused.headers.get("retry-after")).toBe("30");
+    await updateItem({ pk: `PROJECT#${id}`, sk: "PROJECT", update: "SET readOnly = :f", values: { ":f": false } });
+    expect(commitSubjects(dir, "stable")[0]).not.toBe("to pick");
+
+    expect((await api("POST", `${commits(id)}/${target.id}/cherry_pick`, { body: { branch: "stable" } })).status).toBe(401);
+    const readApi = await newUser({ scopes: ["read_api"] });
+    expect((await api("POST", `${commits(id)}/${target.id}/cherry_pick`, { token: readApi.token, body: { branch: "stable" } })).status).toBe(403);
+    expect((await api("POST", `${commits(id)}/${target.id}/cherry_pick`, { token: (await newUser()).token, body: { branch: "stable" } })).status).toBe(404);
+    const reporter = await newUser();
+    await api("POST", `/api/v4/projects/${id}/members`, { token: owner.token, body: { user_id: reporter.id, access_level: 20 } });
+    expect(await api("POST", `${commits(id)}/${target.id}/cherry_pick`, { token: reporter.token, body: { branch: "stable" } })).toMatchObject({ status: 403, body: { message: "403 Forbidden" } });
+    expect(commitSubjects(dir, "stable")[0]).not.toBe("to pick");
   });
 });
 

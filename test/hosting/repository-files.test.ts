@@ -112,6 +112,43 @@ describe("GET and HEAD /projects/:id/repository/files/:file_path", () => {
   });
 });
 
+describe("GET and HEAD /projects/:id/repository/files/:file_path/raw", () => {
+  it("answers the bytes with the file's X-Gitlab-* headers, and HEAD the headers alone", async () => {
+    const { id, dir } = await newProject();
+    const content = "binary\u0000ish\n";
+    const write = await api("POST", files(id, "bin/tool.sh"), { token: owner.token, body: { branch: "main", content, commit_message: "tool", execute_filemode: true } });
+    expect(write.status).toBe(201);
+    const expected = {
+      "x-gitlab-blob-id": git(dir, "rev-parse", "main:bin/tool.sh").trim(),
+      "x-gitlab-commit-id": git(dir, "rev-parse", "main").trim(),
+      "x-gitlab-content-sha256": sha256(content),
+      "x-gitlab-encoding": "base64",
+      "x-gitlab-execute-filemode": "true",
+      "x-gitlab-file-name": "tool.sh",
+      "x-gitlab-file-path": "bin/tool.sh",
+      "x-gitlab-last-commit-id": lastCommitOf(dir, "bin/tool.sh"),
+      "x-gitlab-ref": "main",
+      "x-gitlab-size": String(content.length),
+    };
+    const gitlabHeaders = (headers: Headers) => Object.fromEntries([...headers].filter(([k]) => k.startsWith("x-gitlab-")));
+    const raw = await api("GET", `${files(id, "bin/tool.sh")}/raw?ref=main`, { token: owner.token });
+    expect(raw).toMatchObject({ status: 200, text: content });
+    expect(gitlabHeaders(raw.headers)).toEqual(expected);
+    const head = await api("HEAD", `${files(id, "bin/tool.sh")}/raw?ref=main`, { token: owner.token });
+    expect(head).toMatchObject({ status: 200, text: "" });
+    expect(gitlabHeaders(head.headers)).toEqual(expected);
+    // Without `ref`, the default branch.
+    expect(gitlabHeaders((await api("HEAD", `${files(id, "bin/tool.sh")}/raw`, { token: owner.token })).headers)).toEqual(expected);
+
+    expect((await api("HEAD", `${files(id, "nope")}/raw?ref=main`, { token: owner.token })).status).toBe(404);
+    expect(await api("GET", `${files(id, "nope")}/raw?ref=main`, { token: owner.token })).toMatchObject({ status: 404, body: { message: "404 File Not Found" } });
+    expect(await api("GET", `${files(id, "README.md")}/raw?ref=nope`, { token: owner.token })).toMatchObject({ status: 404, body: { message: "404 Commit Not Found" } });
+    expect(await api("GET", `/api/v4/projects/${id}/repository/files/a%2F..%2Fb/raw`, { token: owner.token })).toMatchObject({ status: 400, body: { error: "file_path should be a valid file path" } });
+    expect((await api("HEAD", `${files(id, "README.md")}/raw`, { token: (await newUser()).token })).status).toBe(404);
+    expect((await api("HEAD", `${files(id, "README.md")}/raw`)).status).toBe(401);
+  });
+});
+
 describe("GET and HEAD /projects/:id/repository/files/:file_path/blame", () => {
   it("attributes each line to the commit that introduced it, as git blame does, whole or in a range", async () => {
     const { id, dir } = await newProject();

@@ -12,7 +12,11 @@
  * Instance-wide examples (settings, bulk moves of a whole storage) run on a runtime of this file.
  */
 import { describe, it, expect, beforeAll, afterAll } from "vitest";
-import { readFileSync } from "node:fs";
+import { execFile, execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
 import * as z from "zod/mini";
 import { routes } from "../../functions/routes.js";
 import { requestAt, unique, type ApiResponse } from "../support/api.js";
@@ -21,6 +25,8 @@ import { waitForMove } from "../moves/support.js";
 import { startReceiver } from "../errortracking/hooks/receiver.js";
 
 let hookReceiver: Awaited<ReturnType<typeof startReceiver>> | undefined;
+/** Folders holding the keys `project_signed` made (and the gpg agent serving them), removed after the run. */
+const signingFolders: string[] = [];
 
 const Example = z.object({
   route: z.string(),
@@ -199,6 +205,18 @@ const builders: Record<string, (v: Vars) => Promise<void>> = {
     const actions = [{ action: "create", file_path: "feature.rb", content: "feature\n" }];
     v.commit = (await call("POST", `/api/v4/projects/${v.project}/repository/commits`, { branch: "main", commit_message: "Feature added", actions })).body.id;
   },
+  /** `commit` (as `project_feature`) with a comment on it, also on `main`'s head. */
+  async project_commit_note(v) {
+    await builders.project_feature!(v);
+    await call("POST", `/api/v4/projects/${v.project}/repository/commits/${v.commit}/comments`, { note: "this code is really nice" });
+  },
+  /** A tag v0.9.0, then a commit with a `Changelog: feature` trailer: what the doc's changelog examples list. */
+  async project_changelog(v) {
+    await builders.project!(v);
+    await call("POST", `/api/v4/projects/${v.project}/repository/tags`, { tag_name: "v0.9.0", ref: "main" });
+    const actions = [{ action: "create", file_path: "feature.rb", content: "feature\n" }];
+    await call("POST", `/api/v4/projects/${v.project}/repository/commits`, { branch: "main", commit_message: "Title 1\n\nChangelog: feature", actions });
+  },
   /** main and feature, each a commit past the initial commit: their merge base is that commit. */
   async project_branches(v) {
     await builders.project!(v);
@@ -216,6 +234,52 @@ const builders: Record<string, (v: Vars) => Promise<void>> = {
   async project_tag(v) {
     await builders.project!(v);
     await call("POST", `/api/v4/projects/${v.project}/repository/tags`, { tag_name: "v1.0.0", ref: "main", message: "Release 1.0.0" });
+  },
+  /** Ruby, JavaScript, HTML and CoffeeScript files in the proportions of the doc's languages example. */
+  async project_languages(v) {
+    await builders.project!(v);
+    const sizes = { "app.rb": 6669, "app.js": 2298, "index.html": 791, "app.coffee": 242 };
+    const actions = Object.entries(sizes).map(([file_path, n]) => ({ action: "create", file_path, content: "x".repeat(n) }));
+    await call("POST", `/api/v4/projects/${v.project}/repository/commits`, { branch: "main", commit_message: "languages", actions });
+  },
+  /** A project whose repository was fetched over HTTP once (git's `ls-remote`, protocol v2: one upload-pack request). */
+  async project_fetched(v) {
+    await builders.project!(v);
+    const url = new URL((await call("GET", `/api/v4/projects/${v.project}`)).body.http_url_to_repo);
+    [url.username, url.password] = ["oauth2", rt.token];
+    await promisify(execFile)("git", ["-c", "protocol.version=2", "ls-remote", url.toString()], { env: { PATH: process.env.PATH, GIT_TERMINAL_PROMPT: "0", GIT_CONFIG_NOSYSTEM: "1" } });
+  },
+  /**
+   * A commit signed with a new GPG key (`commit`, the head of `main`) and a tag `v1.1.1` signed with
+   * an X.509 certificate (CMS, as gpgsm writes it), pushed over HTTP.
+   */
+  async project_signed(v) {
+    await builders.project!(v);
+    const work = mkdtempSync(join(tmpdir(), "doc-signed-"));
+    signingFolders.push(work);
+    const env = { PATH: process.env.PATH, HOME: work, GNUPGHOME: join(work, "gnupg"), GIT_TERMINAL_PROMPT: "0", GIT_CONFIG_NOSYSTEM: "1" };
+    // Asynchronously: the runtime answering git's requests may share this process's event loop.
+    const run = async (cmd: string, args: string[], input?: string) => {
+      const child = promisify(execFile)(cmd, args, { cwd: work, env, encoding: "buffer" });
+      if (input !== undefined) child.child.stdin!.end(input);
+      return (await child).stdout;
+    };
+    mkdirSync(join(work, "gnupg"), { mode: 0o700 });
+    await run("gpg", ["--batch", "--passphrase", "", "--quick-gen-key", "John Doe <johndoe@example.com>", "ed25519", "sign", "never"]);
+    const url = new URL((await call("GET", `/api/v4/projects/${v.project}`)).body.http_url_to_repo);
+    [url.username, url.password] = ["oauth2", rt.token];
+    await run("git", ["clone", "-q", url.toString(), "repo"]);
+    const git = async (...args: string[]) => (await run("git", ["-C", "repo", "-c", "user.name=John Doe", "-c", "user.email=johndoe@example.com", ...args])).toString();
+    await git("commit", "-q", "-S", "--allow-empty", "-m", "Signed");
+    await run("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "signer.key", "-out", "signer.pem", "-days", "30", "-subj", "/O=World/OU=Example/CN=gitlab@example.org", "-addext", "subjectAltName=email:gitlab@example.org"]);
+    const payload = `object ${(await git("rev-parse", "HEAD")).trim()}\ntype commit\ntag v1.1.1\ntagger John Doe <johndoe@example.com> 1700000000 +0000\n\nv1.1.1\n`;
+    writeFileSync(join(work, "payload"), payload);
+    const der = await run("openssl", ["cms", "-sign", "-binary", "-in", "payload", "-signer", "signer.pem", "-inkey", "signer.key", "-outform", "DER"]);
+    const armored = `-----BEGIN SIGNED MESSAGE-----\n${der.toString("base64").replace(/(.{64})/g, "$1\n").replace(/\n$/, "")}\n-----END SIGNED MESSAGE-----\n`;
+    const tag = (await run("git", ["-C", "repo", "hash-object", "-t", "tag", "-w", "--stdin"], payload + armored)).toString().trim();
+    await git("update-ref", "refs/tags/v1.1.1", tag);
+    await git("push", "-q", "origin", "main", "v1.1.1");
+    v.commit = (await git("rev-parse", "HEAD")).trim();
   },
   /** A file whose blob id (`blob`) the doc's blob examples read. */
   async project_blob(v) {
@@ -435,6 +499,10 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await hookReceiver?.close();
+  for (const folder of signingFolders) {
+    execFileSync("gpgconf", ["--kill", "gpg-agent"], { env: { PATH: process.env.PATH, GNUPGHOME: join(folder, "gnupg") } });
+    rmSync(folder, { recursive: true, force: true });
+  }
   for (const runtime of runtimes.values()) await runtime.stop();
 });
 

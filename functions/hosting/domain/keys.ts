@@ -14,6 +14,8 @@
  * | project share (link)      | PROJECT#<id>            | SHARE#<with id> | PROJECTS#SHARED#WITH#<with id> / <id> |                                    |
  * | access request            | PROJECT#<id> / GROUP#<id> | REQUEST#<uid> |                                   |                                        |
  * | fork of a project         | PROJECT#<source id>     | FORK#<fork id>  |                                   |                                        |
+ * | a day's fetch count       | PROJECT#<id>            | FETCHES#<date>  |                                   |                                        |
+ * | comment on a commit       | PROJECT#<id>            | COMMIT_NOTE#<sha>#<note id> |                       |                                        |
  * | path claim                | NAMESPACE#<full path>   | NAMESPACE       |                                   |                                        |
  * | visible-to-all marker     | VISIBLE#<kind>          | <id>            |                                   |                                        |
  * | project order entry       | PROJECTS#BY#<order>#<audience> | <sort value>#<id> |                           |                                        |
@@ -55,6 +57,18 @@ export const membershipsOfUserIndex = (kind: "project" | "group", userId: number
 /** A fork, in its source's partition: the source's fork list is one Query. */
 export const forkLinkKey = (sourceId: number, forkId: number) => ({ pk: `PROJECT#${sourceId}`, sk: `FORK#${pad(forkId)}` });
 export const FORK_LINK_PREFIX = "FORK#";
+/**
+ * A project's HTTP fetches of one day (`YYYY-MM-DD`, UTC), in the project's partition: the last 30
+ * days are one Query of a sort-key range; each item expires (`expireAt`) once out of that window.
+ */
+export const dailyFetchKey = (projectId: number, date: string) => ({ pk: `PROJECT#${projectId}`, sk: `${DAILY_FETCH_PREFIX}${date}` });
+export const DAILY_FETCH_PREFIX = "FETCHES#";
+/**
+ * A comment on a commit (GitLab's commit note), in its project's partition under the commit's id:
+ * a commit's comments, oldest first, are one Query of a sort-key prefix; a project's, one Query too.
+ */
+export const commitNoteKey = (projectId: number, commitId: string, noteId: number) => ({ pk: `PROJECT#${projectId}`, sk: `${commitNotesPrefix(commitId)}${pad(noteId)}` });
+export const commitNotesPrefix = (commitId?: string) => (commitId ? `COMMIT_NOTE#${commitId}#` : "COMMIT_NOTE#");
 /** Marks a project or subgroup as a child of its group, so "is this group empty?" is one Query. */
 export const groupChildKey = (groupId: number, kind: "project" | "group", id: number) => ({ pk: `GROUP#${groupId}`, sk: `CHILD#${kind}#${pad(id)}` });
 /**

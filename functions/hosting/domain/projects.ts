@@ -8,6 +8,7 @@ import { grantInitialMembership } from "./members.js";
 import { removeAccessRequestsOf } from "./access-requests.js";
 import { removeSharesOfProject } from "./share-writes.js";
 import { allProjectsIndex, containerKey, FORK_LINK_PREFIX, forkLinkKey, groupChildKey, pathClaimKey, storageIndexKeys } from "./keys.js";
+import { deleteCommitNotesOf } from "./commit-notes.js";
 import type { Namespace } from "./namespaces.js";
 import { commitActions, hashedRelativePath, initRepository, removeRepository } from "./git/index.js";
 import { withRepositoryWrite } from "./write-path.js";
@@ -244,7 +245,7 @@ export async function deleteProject(project: Project): Promise<void> {
   });
   // Its forks stay, unlinked: their entries here are of no use any more.
   const forks = await queryAll<{ pk: string; sk: string }>({ pk: forkLinkKey(project.id, 0).pk, skPrefix: FORK_LINK_PREFIX, projection: ["pk", "sk"] });
-  await Promise.all([...forks.map((f) => deleteItem(f.pk, f.sk)), removeSharesOfProject(project.id), removeAccessRequestsOf("project", project.id)]);
+  await Promise.all([...forks.map((f) => deleteItem(f.pk, f.sk)), removeSharesOfProject(project.id), removeAccessRequestsOf("project", project.id), deleteCommitNotesOf(project.id)]);
   await countProjectsBy(-1);
 }
 

@@ -21,6 +21,7 @@ import { mirrorToReplicas } from "../domain/git/replica-sync.js";
 import { primaryPath, replicaPaths } from "../domain/git/storage.js";
 import { currentWriter } from "../domain/git/writer.js";
 import { containerKey } from "../domain/keys.js";
+import { recordFetch } from "../domain/fetch-statistics.js";
 import { READ_ONLY_MESSAGE, withRepositoryWrite, type RepositoryLocation } from "../domain/write-path.js";
 import { grantFor, tokenAllows, type RepositoryGrant } from "./access.js";
 import { runBackend, type BackendRequest, type BackendResponse } from "./backend.js";
@@ -93,7 +94,13 @@ export async function serveGit(request: GitHttpRequest): Promise<GitHttpAnswer> 
   }
   const gitdir = await currentCopy(grant);
   if (!gitdir) return plain(404, MESSAGES.notFound);
+  if (request.target.step === "git-upload-pack" && request.target.repository.kind === "project") await countFetch(grant.container.id);
   return answerOf(await runBackend(backendRequest(gitdir)));
+}
+
+/** A fetch of a project's repository counts in its statistics; a count that fails never fails the fetch. */
+async function countFetch(projectId: number): Promise<void> {
+  await recordFetch(projectId).catch((err: unknown) => log.warn("fetch not counted", { projectId, ...describeError(err) }));
 }
 
 const answerOf = (response: BackendResponse): GitHttpAnswer => ({ status: response.status, headers: response.headers, body: response.body });

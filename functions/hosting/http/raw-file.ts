@@ -1,28 +1,33 @@
 import * as z from "zod/mini";
 import { defineEndpoint } from "../../platform/http/endpoint.js";
 import { lambda } from "../../platform/http/lambda.js";
-import { idOrPath } from "../../platform/http/params.js";
 import { notFound } from "../../platform/http/errors.js";
-import { readFile } from "../domain/git/index.js";
+import { fileAtRef } from "../domain/git/index.js";
 import { readRepository } from "../domain/read-path.js";
 import { readableProject } from "./repository-access.js";
 import { rawText } from "./raw-content.js";
+import { fileMetadata, fileParams, setGitlabHeaders, validFilePath } from "./repository-file.js";
 
-/** `file_path` is URL-encoded (`dir%2Ffile.txt`); `ref` defaults to the default branch. */
+/**
+ * GitLab's "Get raw file from repository": the file's bytes, with the same `X-Gitlab-*` metadata
+ * headers as the file's JSON route. The route table mounts it for `HEAD` too, which answers the
+ * headers alone. `ref` defaults to the default branch; one naming no commit is `404 Commit Not Found`.
+ */
 export const endpoint = defineEndpoint(
   {
     summary: "Raw file content",
     access: "read",
-    params: z.object({ id: idOrPath(), file_path: z.string().check(z.minLength(1), z.maxLength(4096)) }),
-    query: z.object({ ref: z.optional(z.string().check(z.maxLength(255))) }),
+    params: fileParams,
+    query: z.object({ ref: z.optional(z.string().check(z.minLength(1), z.maxLength(255))) }),
   },
   async ({ c, principal, params, query }) => {
+    const filePath = validFilePath(params.file_path);
     const project = await readableProject(principal, params.id);
-    const content = await readRepository("project", project.id, project, (loc) =>
-      readFile(loc.storage, loc.relativePath, { ref: query.ref ?? project.defaultBranch, filePath: params.file_path }),
-    );
-    if (!content) throw notFound("File");
-    return rawText(c, content, params.file_path);
+    const ref = query.ref ?? project.defaultBranch;
+    const file = await readRepository("project", project.id, project, (loc) => fileAtRef(loc.storage, loc.relativePath, { ref, filePath }));
+    if ("missing" in file) throw notFound(file.missing === "commit" ? "Commit" : "File");
+    setGitlabHeaders(c, fileMetadata(filePath, ref, file));
+    return rawText(c, file.content, filePath);
   },
 );
 export const handler = lambda(endpoint);

@@ -53,13 +53,109 @@ export async function commitDiff(
   const cache: ObjectCache = {};
   const oid = await resolveCommit(gitdir, ref, cache);
   if (!oid) return undefined;
+  const { tree, parentTree } = await commitTrees(gitdir, oid, cache);
+  return treeDiff(gitdir, cache, parentTree, tree, page);
+}
+
+/**
+ * Whether the commit's diff of `path` (its new path) has an added (`new`) or removed (`old`) line
+ * numbered `line` on that side: where GitLab can place a comment on a line of a commit. Undefined
+ * when `ref` names no commit.
+ */
+export async function commitDiffHasLine(storage: string, rel: string, ref: string, position: { path: string; line: number; lineType: "new" | "old" }): Promise<boolean | undefined> {
+  const gitdir = await requireRepository(storage, rel);
+  const cache: ObjectCache = {};
+  const oid = await resolveCommit(gitdir, ref, cache);
+  if (!oid) return undefined;
+  const { tree, parentTree } = await commitTrees(gitdir, oid, cache);
+  const pair = pairRenames(await treeChanges(gitdir, cache, parentTree, tree)).find((p) => p.newPath === position.path);
+  return pair !== undefined && changedLines(await unifiedDiff(gitdir, cache, pair), position.lineType).has(position.line);
+}
+
+/** The numbers of the lines a unified diff adds (`new`, on the new side) or removes (`old`, on the old side). */
+function changedLines(diff: string, side: "new" | "old"): Set<number> {
+  const lines = new Set<number>();
+  let [oldLine, newLine] = [0, 0];
+  for (const line of diff.split("\n")) {
+    const hunk = /^@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@/.exec(line);
+    if (hunk) {
+      [oldLine, newLine] = [Number(hunk[1]), Number(hunk[2])];
+    } else if (line.startsWith("+")) {
+      if (side === "new") lines.add(newLine);
+      newLine++;
+    } else if (line.startsWith("-")) {
+      if (side === "old") lines.add(oldLine);
+      oldLine++;
+    } else if (line.startsWith(" ")) {
+      oldLine++;
+      newLine++;
+    }
+  }
+  return lines;
+}
+
+/** A commit's tree and its first parent's (undefined for a root commit: the empty tree). */
+async function commitTrees(gitdir: string, oid: string, cache: ObjectCache): Promise<{ tree: string; parentTree?: string }> {
   const { commit } = await git.readCommit({ fs, gitdir, oid, cache });
   const parentTree = commit.parent[0] ? (await git.readCommit({ fs, gitdir, oid: commit.parent[0], cache })).commit.tree : undefined;
-  const pairs = pairRenames(await treeChanges(gitdir, cache, parentTree, commit.tree));
-  const slice = pairs.slice(page.offset, page.offset + page.limit);
+  return { tree: commit.tree, parentTree };
+}
+
+/** The page `offset`…`offset + limit` of the file diffs from one tree to another, and how many there are. */
+export async function treeDiff(
+  gitdir: string,
+  cache: ObjectCache,
+  oldTree: string | undefined,
+  newTree: string | undefined,
+  page: { offset: number; limit: number },
+): Promise<{ entries: DiffEntry[]; total: number }> {
+  const pairs = pairRenames(await treeChanges(gitdir, cache, oldTree, newTree));
   const entries: DiffEntry[] = [];
-  for (const pair of slice) entries.push(await toEntry(gitdir, cache, pair));
+  for (const pair of pairs.slice(page.offset, page.offset + page.limit)) entries.push(await toEntry(gitdir, cache, pair));
   return { entries, total: pairs.length };
+}
+
+export interface DiffStats {
+  additions: number;
+  deletions: number;
+  total: number;
+}
+
+/**
+ * GitLab's commit `stats`: lines added and removed against the first parent, as `git diff --numstat`
+ * counts them (a binary file counts none, an exact rename none). A side too large to diff counts
+ * as wholly rewritten.
+ */
+export async function commitStats(gitdir: string, oid: string, cache: ObjectCache): Promise<DiffStats> {
+  const { tree, parentTree } = await commitTrees(gitdir, oid, cache);
+  let additions = 0;
+  let deletions = 0;
+  for (const pair of pairRenames(await treeChanges(gitdir, cache, parentTree, tree))) {
+    if (pair.before?.oid === pair.after?.oid) continue;
+    const [before, after] = await Promise.all([content(gitdir, cache, pair.before), content(gitdir, cache, pair.after)]);
+    if (isBinary(before) || isBinary(after)) continue;
+    const patch = before.length > MAX_SIDE_BYTES || after.length > MAX_SIDE_BYTES ? undefined : linePatch(before, after);
+    if (!patch) {
+      deletions += lineCount(before);
+      additions += lineCount(after);
+      continue;
+    }
+    for (const line of patch.hunks.flatMap((h) => h.lines)) {
+      if (line.startsWith("+")) additions++;
+      else if (line.startsWith("-")) deletions++;
+    }
+  }
+  return { additions, deletions, total: additions + deletions };
+}
+
+const text = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
+const linePatch = (before: Uint8Array, after: Uint8Array) => structuredPatch("", "", text(before), text(after), undefined, undefined, { context: 3, maxEditLength: MAX_EDIT_LENGTH });
+
+function lineCount(bytes: Uint8Array): number {
+  if (bytes.length === 0) return 0;
+  let lines = bytes[bytes.length - 1] === 0x0a ? 0 : 1;
+  for (const b of bytes) if (b === 0x0a) lines++;
+  return lines;
 }
 
 /**
@@ -119,8 +215,7 @@ async function unifiedDiff(gitdir: string, cache: ObjectCache, pair: FilePair): 
     return `Binary files ${from} and ${to} differ\n`;
   }
   if (before.length > MAX_SIDE_BYTES || after.length > MAX_SIDE_BYTES) return "";
-  const text = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
-  const patch = structuredPatch("", "", text(before), text(after), undefined, undefined, { context: 3, maxEditLength: MAX_EDIT_LENGTH });
+  const patch = linePatch(before, after);
   if (!patch) return "";
   return patch.hunks.map((h) => `@@ -${range(h.oldStart, h.oldLines)} +${range(h.newStart, h.newLines)} @@\n${h.lines.map((l) => `${l}\n`).join("")}`).join("");
 }

@@ -6,6 +6,8 @@ import { git, gitErrorCode } from "./engine.js";
 import { readCommitInfo, storedMessage, toCommitInfo, type CommitInfo } from "./commit-info.js";
 import { requireRepository } from "./lifecycle.js";
 import type { CommitObject } from "isomorphic-git";
+import { takeHistory, walkHistory } from "./walk.js";
+import { commitStats, type DiffStats } from "./diff.js";
 import { headBranch, isNotFound, listAllRefs, listBranchNames, resolveCommit, resolveExactRef, type ObjectCache } from "./refs.js";
 
 export interface TreeItem {
@@ -89,7 +91,7 @@ export async function listCommits(
   const offset = Math.max(0, opts.offset);
   const depth = offset + opts.limit + 1;
   let log: Array<{ oid: string; commit: CommitObject }>;
-  if (opts.all) log = await logFrom(gitdir, await everyRefCommit(gitdir, cache), depth, cache);
+  if (opts.all) log = await takeHistory(walkHistory(gitdir, await everyRefCommit(gitdir, cache), cache), depth);
   else {
     const commit = await resolveUserRef(gitdir, opts.ref, cache);
     if (!commit) return { commits: [], hasMore: false };
@@ -109,29 +111,6 @@ async function everyRefCommit(gitdir: string, cache: ObjectCache): Promise<strin
   return [...new Set(oids.filter((oid): oid is string => oid !== undefined))];
 }
 
-/**
- * The first `depth` commits reachable from `starts`, newest committer date first, as `git log`
- * orders several starting points: always the newest commit not yet shown, then its parents join in.
- */
-async function logFrom(gitdir: string, starts: string[], depth: number, cache: ObjectCache): Promise<Array<{ oid: string; commit: CommitObject }>> {
-  const read = async (oid: string) => ({ oid, commit: (await git.readCommit({ fs, gitdir, oid, cache })).commit });
-  const seen = new Set(starts);
-  const frontier = await Promise.all(starts.map(read));
-  const out: Array<{ oid: string; commit: CommitObject }> = [];
-  while (frontier.length > 0 && out.length < depth) {
-    let newest = 0;
-    for (let i = 1; i < frontier.length; i++) if (frontier[i]!.commit.committer.timestamp > frontier[newest]!.commit.committer.timestamp) newest = i;
-    const [next] = frontier.splice(newest, 1);
-    out.push(next!);
-    for (const parent of next!.commit.parent) {
-      if (seen.has(parent)) continue;
-      seen.add(parent);
-      frontier.push(await read(parent));
-    }
-  }
-  return out;
-}
-
 /** One commit by ref or (abbreviated) id, or undefined. */
 export async function getCommit(storage: string, rel: string, ref: string): Promise<CommitInfo | undefined> {
   const gitdir = await requireRepository(storage, rel);
@@ -139,6 +118,16 @@ export async function getCommit(storage: string, rel: string, ref: string): Prom
   const oid = await resolveCommit(gitdir, ref, cache);
   if (!oid) return undefined;
   return readCommitInfo(gitdir, oid, cache);
+}
+
+/** One commit, with GitLab's `stats` (lines added and removed against its first parent) if asked; or undefined. */
+export async function getCommitDetail(storage: string, rel: string, ref: string, withStats: boolean): Promise<(CommitInfo & { stats?: DiffStats }) | undefined> {
+  const gitdir = await requireRepository(storage, rel);
+  const cache: ObjectCache = {};
+  const oid = await resolveCommit(gitdir, ref, cache);
+  if (!oid) return undefined;
+  const [info, stats] = await Promise.all([readCommitInfo(gitdir, oid, cache), withStats ? commitStats(gitdir, oid, cache) : undefined]);
+  return stats ? { ...info, stats } : info;
 }
 
 /** Branches sorted by name, each with the commit it points at. */

@@ -3,8 +3,11 @@
  */
 export { initRepository, removeRepository, repositoryExists, repositorySize } from "./lifecycle.js";
 export { commitActions, type CommitActionsInput } from "./commit.js";
-export { revertCommit, type RevertInput } from "./revert.js";
-export { commitDiff, type DiffEntry } from "./diff.js";
+export { revertCommit, cherryPickCommit, type ChangeInput, type RevertInput, type CherryPickInput } from "./commit-change.js";
+export { commitDiff, commitDiffHasLine, commitStats, type DiffEntry, type DiffStats } from "./diff.js";
+export { compareRefs, type Comparison } from "./compare.js";
+export { commitSequence, contributors, type Contributor } from "./history.js";
+export { languageShares } from "./languages.js";
 export { refsContaining, mergeBase, type RefType } from "./ancestry.js";
 export type { CommitAction } from "./actions.js";
 export type { CommitInfo } from "./commit-info.js";
@@ -13,6 +16,7 @@ export {
   readFile,
   listCommits,
   getCommit,
+  getCommitDetail,
   listBranches,
   defaultBranch,
   type TreeItem,
@@ -31,3 +35,4 @@ export { fileAtRef, type FileAtRef, type FileLookup } from "./file-info.js";
 export { blameAtRef, type BlameRange } from "./blame.js";
 export { resolveArchive, archivePrefix, type ArchiveRequest, type ArchiveSource } from "./archive.js";
 export { ARCHIVE_FORMATS, archiveChunks, archiveStream, type ArchiveKind, type ArchiveMeter } from "./archive-stream.js";
+export { commitSignature, tagSignature, type Signature, type CertificateInfo } from "./signature.js";

@@ -142,7 +142,7 @@ function storedTagMessage(text: string): string {
   const start = text.indexOf("\n\n");
   if (start === -1) return "";
   const body = text.slice(start + 2);
-  const signature = body.search(/^-----BEGIN (?:PGP|SSH) SIGNATURE-----$/m);
+  const signature = body.search(/^-----BEGIN (?:PGP SIGNATURE|SSH SIGNATURE|SIGNED MESSAGE)-----$/m);
   return signature === -1 ? body : body.slice(0, signature);
 }
 

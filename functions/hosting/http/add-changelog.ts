@@ -1,0 +1,41 @@
+import * as z from "zod/mini";
+import { defineEndpoint } from "../../platform/http/endpoint.js";
+import { lambda } from "../../platform/http/lambda.js";
+import { forbidden } from "../../platform/http/errors.js";
+import { commitRelease } from "../domain/changelog/generate.js";
+import { AccessLevel } from "../domain/access.js";
+import { withRepositoryWrite } from "../domain/write-path.js";
+import { projectParams } from "./schemas.js";
+import { changelogFailure, changelogRequest, releaseParams } from "./changelog-params.js";
+import { codeReader } from "./repository-access.js";
+
+/**
+ * GitLab's "Add changelog data to a changelog file": the release section committed into `file`
+ * (CHANGELOG.md) on `branch` (the default branch), through the one repository write path (409
+ * read-only during a storage move); a file that has the version's section already is left as it is.
+ * Pushing to the branch is needed (Developer+, not in an archived project), else GitLab's 403.
+ */
+export const endpoint = defineEndpoint(
+  {
+    summary: "Add changelog data to a changelog file",
+    access: "write",
+    params: projectParams,
+    body: z.object({
+      ...releaseParams,
+      branch: z.optional(z.string().check(z.minLength(1), z.maxLength(255))),
+      file: z.optional(z.string().check(z.minLength(1), z.maxLength(4096))),
+      message: z.optional(z.string().check(z.minLength(1), z.maxLength(100_000))),
+    }),
+  },
+  async ({ c, principal, params, body }) => {
+    const { project, level } = await codeReader(principal, params.id);
+    if (level < AccessLevel.developer || project.archived) throw forbidden("You are not allowed to commit a changelog on this branch");
+    const request = changelogRequest(project, body, body.branch ?? project.defaultBranch);
+    await withRepositoryWrite("project", project.id, (location) =>
+      commitRelease(location!, { ...request, file: body.file ?? "CHANGELOG.md", message: body.message, author: { name: principal.user.name, email: principal.user.email } }),
+    ).catch(changelogFailure);
+    // Grape answers the route's value, `status(200)`, as its JSON.
+    return c.json(200, 200);
+  },
+);
+export const handler = lambda(endpoint);
