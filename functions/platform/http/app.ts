@@ -58,7 +58,7 @@ function surfaceHeaders(c: Context, surface: Surface): void {
   for (const [k, v] of Object.entries(renderers[surface].headers?.(c.req.path) ?? {})) c.header(k, v);
 }
 
-/** A failure that carries no body of its own, in the surface's format. */
+/** A failure that carries no body of its own, in the surface's format (its headers already set). */
 function renderStatus(c: Context, surface: Surface, code: number, message: string): Response {
   const { status, body } = renderers[surface].render(code, message);
   return c.json(body, status as 400);
@@ -84,11 +84,7 @@ export function renderError(c: Context, err: unknown): Response {
  * A failure in the request's own surface format, with the surface's headers (a 413: GitLab's
  * `{"message":"413 Request Entity Too Large"}`, or SIU's envelope).
  */
-function renderFor(c: Context, code: number, message: string): Response {
-  const surface = surfaceOf(c.req.path);
-  surfaceHeaders(c, surface);
-  return renderStatus(c, surface, code, message);
-}
+const renderFor = (c: Context, code: number, message: string): Response => renderError(c, new HTTPException(code as 400, { message }));
 
 const TOO_LARGE = "413 Request Entity Too Large";
 

@@ -75,7 +75,5 @@ export const NOT_YET_PASSING: Record<string, string> = {
   "api/test_snippets.py::test_project_snippet_discussion": "out of scope: discussions",
   // api/test_repository.py
   "api/test_repository.py::test_create_commit_status": "out of scope: commit statuses (CI)",
-  "api/test_repository.py::test_commit_signature": "out of scope: commit signatures",
-  "api/test_repository.py::test_commit_comment": "out of scope: commit comments",
   "api/test_repository.py::test_commit_discussion": "out of scope: discussions",
 };
