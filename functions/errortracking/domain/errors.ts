@@ -55,7 +55,7 @@ export async function latestEvent(projectId: number, errorId: number): Promise<S
   return item ? storedEvent(item) : undefined;
 }
 
-/** An event item as stored (`record-event.ts`), its payload decompressed. */
+/** An event item as stored (`record-events.ts`), its payload decompressed. */
 export function storedEvent(item: Record<string, any>): StoredEvent {
   const payload = JSON.parse(gunzipSync(item.payloadGz as Uint8Array).toString("utf8")) as Record<string, unknown>;
   return { eventId: item.eventId, errorId: item.errorId, occurredAt: item.occurredAt, receivedAt: item.receivedAt, payload };
@@ -68,7 +68,7 @@ export async function updateStatus(projectId: number, errorId: number, status: E
     const out = await updateItem({
       ...key,
       // Resolving arms the regression watch (the next event's transaction disarms it and fires the
-      // error tracking hooks, see `record-event.ts`); any other status drops it.
+      // error tracking hooks, see `record-events.ts`); any other status drops it.
       update: status === "resolved" ? "SET #s = :s, gsi1pk = :p, gsi2pk = :p, reopenWatch = :w" : "SET #s = :s, gsi1pk = :p, gsi2pk = :p REMOVE reopenWatch",
       condition: "attribute_exists(pk)",
       names: { "#s": "status" },

@@ -12,7 +12,7 @@ import { getItem } from "../../platform/db/table.js";
 import type { IngestMessage } from "./contracts.js";
 import { dayBucket, eventKey, expireAtFor, releaseKey, sessionKey } from "./keys.js";
 import { transactUntilSettled } from "./tx.js";
-import type { RecordResult } from "./record-event.js";
+import type { RecordResult } from "./record-events.js";
 
 type Obj = Record<string, unknown>;
 interface Flags {

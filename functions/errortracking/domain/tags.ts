@@ -8,8 +8,9 @@
  * mechanism (`handled`, `mechanism`). At most MAX_TAGS_PER_EVENT per event (the built-in ones first),
  * keys and values within Sentry's limits (32 and 200 characters); the rest is not counted.
  *
- * Each value is one item in the error's partition, `TAG#<key>#<hash of the value>`, updated in the event's
- * transaction (`record-event.ts`), so a redelivered event can never count twice. The release and
+ * Each value is one item in the error's partition, `TAG#<key>#<hash of the value>`, updated by ADD n
+ * in the transaction that puts its events' items (`record-events.ts`), so a redelivered event can
+ * never count twice. The release and
  * environment values are also filed in the filter indexes: gsi1 `ETERRF#<pid>#<key>#<value>` ordered
  * by when the error was last seen with that value, gsi2 by when it was first seen with it.
  *
@@ -80,23 +81,33 @@ export function eventTags(payload: Obj, e: Pick<ParsedEvent, "level" | "environm
   return [...out];
 }
 
+/** One tag value's share of a group of events (`record-events.ts`): how many, and their times. */
+export interface TagValueDelta {
+  key: string;
+  value: string;
+  n: number;
+  /** Occurrence times of the oldest and newest of those events, and the latest receipt. */
+  first: string;
+  last: string;
+  received: string;
+}
+
 /**
- * The transaction items that count one event's tags. `newest` = the event is the error's newest
- * (the error update's condition proved it): the filter indexes then move to its time; an older event
- * only fills in values the error had not been seen with.
+ * The transaction item that counts a tag value's events. `newest` = they are newer than anything
+ * the error has counted (the error update's condition proves it): the value's last seen and the
+ * filter indexes then move to their time; otherwise only a value the error had not been seen with
+ * gets times.
  */
-export function tagUpdates(projectId: number, errorId: number, tags: Array<[string, string]>, occurredAt: string, receivedAt: string, newest: boolean): TransactItem[] {
-  return tags.map(([key, value]) => {
-    const filter = (FILTER_KEYS as readonly string[]).includes(key);
-    const set = ["tagKey = :k", "tagValue = :v", "expireAt = :x", "firstSeen = if_not_exists(firstSeen, :occ)", newest ? "lastSeen = :occ" : "lastSeen = if_not_exists(lastSeen, :occ)"];
-    const values: Record<string, unknown> = { ":k": key, ":v": value, ":x": expireAtFor(receivedAt), ":occ": occurredAt, ":one": 1 };
-    if (filter) {
-      const pk = filterPk(projectId, key as FilterKey, value);
-      set.push("gsi1pk = :fpk", "gsi2pk = :fpk", "gsi2sk = if_not_exists(gsi2sk, :fsk)", newest ? "gsi1sk = :lsk" : "gsi1sk = if_not_exists(gsi1sk, :lsk)", "errorId = :eid");
-      Object.assign(values, { ":fpk": pk, ":fsk": firstSeenSk(occurredAt, errorId), ":lsk": lastSeenSk(occurredAt, errorId), ":eid": errorId });
-    }
-    return { Update: { Key: tagKey(projectId, errorId, key, value), UpdateExpression: `SET ${set.join(", ")} ADD eventsCount :one`, ExpressionAttributeValues: values } };
-  });
+export function tagUpdate(projectId: number, errorId: number, t: TagValueDelta, newest: boolean): TransactItem {
+  const filter = (FILTER_KEYS as readonly string[]).includes(t.key);
+  const set = ["tagKey = :k", "tagValue = :v", "expireAt = :x", "firstSeen = if_not_exists(firstSeen, :first)", newest ? "lastSeen = :last" : "lastSeen = if_not_exists(lastSeen, :last)"];
+  const values: Record<string, unknown> = { ":k": t.key, ":v": t.value, ":x": expireAtFor(t.received), ":first": t.first, ":last": t.last, ":n": t.n };
+  if (filter) {
+    const pk = filterPk(projectId, t.key as FilterKey, t.value);
+    set.push("gsi1pk = :fpk", "gsi2pk = :fpk", "gsi2sk = if_not_exists(gsi2sk, :fsk)", newest ? "gsi1sk = :lsk" : "gsi1sk = if_not_exists(gsi1sk, :lsk)", "errorId = :eid");
+    Object.assign(values, { ":fpk": pk, ":fsk": firstSeenSk(t.first, errorId), ":lsk": lastSeenSk(t.last, errorId), ":eid": errorId });
+  }
+  return { Update: { Key: tagKey(projectId, errorId, t.key, t.value), UpdateExpression: `SET ${set.join(", ")} ADD eventsCount :n`, ExpressionAttributeValues: values } };
 }
 
 export interface TagValueCount {

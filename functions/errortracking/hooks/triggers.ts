@@ -1,6 +1,6 @@
 /**
  * What makes an error tracking hook fire, decided by the consumer inside the event's own transaction
- * (`../domain/record-event.ts`), so each trigger belongs to exactly one event:
+ * (`../domain/record-events.ts`), so each trigger belongs to exactly one event:
  * - `new_error`: the event created its error (the first event of a group);
  * - `regression`: the first event after the error was resolved (the resolution arms a watch on the
  *   error item; the event whose transaction removes it fires);

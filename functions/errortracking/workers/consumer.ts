@@ -1,22 +1,27 @@
 /**
- * The SQS consumer of the ingest queue (`workers` kind `queue`; batch size 10 with partial batch
- * responses, see `stacks/queues.ts`). Records are processed concurrently; each one that fails —
- * poison, or a DynamoDB error — is listed in `batchItemFailures` and retried alone by SQS until it
- * lands in the dead-letter queue. Redelivery is harmless: every write is idempotent by event id.
+ * The SQS consumer of the ingest queue (`workers` kind `queue`; large batches with partial batch
+ * responses, see `INGEST_BATCH` in `stacks/plan.ts`). The batch is recorded per error
+ * (`../domain/process.ts`); each message that fails — poison, or a group DynamoDB could not take
+ * before the deadline — is listed in `batchItemFailures` and retried alone by SQS until it lands in
+ * the dead-letter queue. Redelivery is harmless: every write is idempotent by event id.
  */
 import type { Context, SQSBatchResponse, SQSEvent } from "aws-lambda";
 import { describeError, log } from "../../platform/log.js";
-import { PoisonMessageError, processMessage } from "../domain/process.js";
-import { processBatch } from "./batch.js";
+import { PoisonMessageError, processIngestBatch } from "../domain/process.js";
 
-export function handler(event: SQSEvent, _context?: Context): Promise<SQSBatchResponse> {
-  return processBatch(
-    event,
-    (record) => processMessage(record.body),
-    (record, err) => {
-      // Never log the body: it carries user data (e-mail and IP addresses).
-      if (err instanceof PoisonMessageError) log.warn("poison ingest message", { messageId: record.messageId, reason: err.message });
-      else log.error("ingest message failed", { messageId: record.messageId, ...describeError(err) });
-    },
-  );
+/** Time kept back from the invocation's own timeout: a group still retrying conflicts then gives up, and its messages come back. */
+const DEADLINE_MARGIN_MS = 5_000;
+/** Without a Lambda context (a direct call): the consumer's 60 s timeout. */
+const DEFAULT_REMAINING_MS = 60_000;
+
+export async function handler(event: SQSEvent, context?: Context): Promise<SQSBatchResponse> {
+  const remaining = context?.getRemainingTimeInMillis?.() ?? DEFAULT_REMAINING_MS;
+  const deadline = Date.now() + Math.max(remaining - DEADLINE_MARGIN_MS, remaining / 2);
+  const { failures } = await processIngestBatch(event.Records, deadline);
+  for (const { messageId, error } of failures) {
+    // Never log the body: it carries user data (e-mail and IP addresses).
+    if (error instanceof PoisonMessageError) log.warn("poison ingest message", { messageId, reason: error.message });
+    else log.error("ingest message failed", { messageId, ...describeError(error) });
+  }
+  return { batchItemFailures: failures.map(({ messageId }) => ({ itemIdentifier: messageId })) };
 }
