@@ -20,7 +20,7 @@ import { recoverFromPredecessors, refuseInterruptedRestore } from "./recovery.js
 import { buildLocalApp, keepIdleConnectionsLongerThanClients, loadModule } from "./server.js";
 import { workers } from "../functions/routes.js";
 import type { QueueName } from "../functions/route-spec.js";
-import { HOOK_DELIVERY_ATTEMPTS } from "../stacks/plan.js";
+import { HOOK_DELIVERY_ATTEMPTS, INVOCATION_PAYLOAD_BYTES, QUEUE_BATCHING } from "../stacks/plan.js";
 import { startIsolatedFunctions, type IsolatedFunctions, type IsolatedOptions } from "./isolated/index.js";
 import { instanceConfig, resetInstanceConfig } from "../functions/platform/config.js";
 import { describeError, log } from "../functions/platform/log.js";
@@ -157,7 +157,11 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
         if (w.kind === "queue") {
           const queueUrl = queueUrls[w.queue ?? "IngestQueue"];
           const arn = (await sqs.send(new GetQueueAttributesCommand({ QueueUrl: queueUrl, AttributeNames: ["QueueArn"] }))).Attributes?.QueueArn ?? "";
-          pollers.push(pollQueue(sqs, { name: w.name, queueUrl, queueArn: arn, handler: handler as never }));
+          // As the event source mapping does: batches of its size and window, at most its concurrency at once.
+          const batching = QUEUE_BATCHING[w.queue ?? "IngestQueue"];
+          for (let i = 0; i < (batching.maximumConcurrency ?? 1); i++) {
+            pollers.push(pollQueue(sqs, { name: w.name, queueUrl, queueArn: arn, handler: handler as never, batching, payloadBytes: INVOCATION_PAYLOAD_BYTES }));
+          }
         }
         if (w.kind === "cron" && w.schedule && opts.crons !== false) crons.push(scheduleCron({ name: w.name, schedule: w.schedule, handler: handler as never }));
       }

@@ -3,7 +3,7 @@
  * with a real-shaped SQS event and delete only the records not listed in `batchItemFailures` (as the
  * Lambda event source mapping does with `ReportBatchItemFailures`), and timers for cron workers.
  */
-import { DeleteMessageBatchCommand, ReceiveMessageCommand, type SQSClient } from "@aws-sdk/client-sqs";
+import { DeleteMessageBatchCommand, ReceiveMessageCommand, type Message, type SQSClient } from "@aws-sdk/client-sqs";
 import type { SQSEvent, SQSBatchResponse, Context } from "aws-lambda";
 import { log, describeError } from "../functions/platform/log.js";
 
@@ -23,22 +23,52 @@ export interface Poller {
   drained(): Promise<void>;
 }
 
-export function pollQueue(sqs: SQSClient, opts: { name: string; queueUrl: string; queueArn: string; handler: QueueHandler; waitSeconds?: number }): Poller {
+/**
+ * A batch gathered as the Lambda event source gathers one: from the first message, receives of 10
+ * (SQS's maximum) until `size` messages, the invocation payload limit, or the end of the batching
+ * window; a window of 0 hands over what one receive brought.
+ */
+export interface Batching {
+  size: number;
+  windowSeconds: number;
+}
+const ONE_AT_A_TIME: Batching = { size: 10, windowSeconds: 0 };
+
+export function pollQueue(
+  sqs: SQSClient,
+  opts: { name: string; queueUrl: string; queueArn: string; handler: QueueHandler; waitSeconds?: number; batching?: Batching; payloadBytes?: number },
+): Poller {
   let stopping = false;
   let emptyWaiters: Array<() => void> = [];
+  const batching = opts.batching ?? ONE_AT_A_TIME;
+  const payloadBytes = opts.payloadBytes ?? 6 * 1024 * 1024;
+  const receive = (waitSeconds: number) =>
+    sqs.send(
+      new ReceiveMessageCommand({
+        QueueUrl: opts.queueUrl,
+        MaxNumberOfMessages: 10,
+        WaitTimeSeconds: waitSeconds,
+        MessageAttributeNames: ["All"],
+        MessageSystemAttributeNames: ["All"],
+      }),
+    );
+  const gather = async (): Promise<Message[]> => {
+    const messages = (await receive(opts.waitSeconds ?? 1)).Messages ?? [];
+    const until = Date.now() + batching.windowSeconds * 1000;
+    let bytes = messages.reduce((n, m) => n + (m.Body?.length ?? 0), 0);
+    // Half the payload limit: the event around the bodies (attributes, receipt handles) takes room too.
+    while (!stopping && messages.length > 0 && messages.length < batching.size && Date.now() < until && bytes < payloadBytes / 2) {
+      const more = (await receive(0)).Messages ?? [];
+      if (more.length === 0) await new Promise((r) => setTimeout(r, 20));
+      messages.push(...more);
+      bytes += more.reduce((n, m) => n + (m.Body?.length ?? 0), 0);
+    }
+    return messages;
+  };
   const loop = (async () => {
     while (!stopping) {
       try {
-        const out = await sqs.send(
-          new ReceiveMessageCommand({
-            QueueUrl: opts.queueUrl,
-            MaxNumberOfMessages: 10,
-            WaitTimeSeconds: opts.waitSeconds ?? 1,
-            MessageAttributeNames: ["All"],
-            MessageSystemAttributeNames: ["All"],
-          }),
-        );
-        const messages = out.Messages ?? [];
+        const messages = await gather();
         if (messages.length === 0) {
           emptyWaiters.forEach((w) => w());
           emptyWaiters = [];
@@ -69,8 +99,9 @@ export function pollQueue(sqs: SQSClient, opts: { name: string; queueUrl: string
           failed = new Set(messages.map((m) => m.MessageId!));
         }
         const done = messages.filter((m) => !failed.has(m.MessageId!));
-        if (done.length) {
-          await sqs.send(new DeleteMessageBatchCommand({ QueueUrl: opts.queueUrl, Entries: done.map((m, i) => ({ Id: String(i), ReceiptHandle: m.ReceiptHandle! })) }));
+        for (let i = 0; i < done.length; i += 10) {
+          const chunk = done.slice(i, i + 10);
+          await sqs.send(new DeleteMessageBatchCommand({ QueueUrl: opts.queueUrl, Entries: chunk.map((m, j) => ({ Id: String(j), ReceiptHandle: m.ReceiptHandle! })) }));
         }
       } catch (err) {
         if (!stopping) {

@@ -6,7 +6,7 @@
  *   worker, which retries a failed delivery with backoff by pushing its message's visibility out.
  */
 import { workers } from "../functions/routes";
-import { environmentOf, handlerOf, HOOK_DELIVERY_ATTEMPTS, QUEUE_CONSUMER_TIMEOUT_SECONDS, queueVisibilitySeconds, singleWorker } from "./plan";
+import { environmentOf, handlerOf, HOOK_DELIVERY_ATTEMPTS, QUEUE_BATCHING, QUEUE_CONSUMER_TIMEOUT_SECONDS, queueVisibilitySeconds, singleWorker, type QueueBatching } from "./plan";
 import { lambdaArgs, linksFor } from "./functions";
 import { secretKey } from "./secrets";
 
@@ -33,6 +33,17 @@ export const hookQueue = new sst.aws.Queue("HookQueue", {
   visibilityTimeout: `${queueVisibilitySeconds(QUEUE_CONSUMER_TIMEOUT_SECONDS)} seconds`,
 });
 
+/**
+ * The event source's batching (`QUEUE_BATCHING`): size and window, partial batch responses so one
+ * poison message does not re-drive its whole batch, and the concurrency cap where one is set.
+ */
+function subscription({ size, windowSeconds, maximumConcurrency }: QueueBatching) {
+  return {
+    batch: { size, ...(windowSeconds ? { window: `${windowSeconds} seconds` as const } : {}), partialResponses: true },
+    ...(maximumConcurrency ? { transform: { eventSourceMapping: { scalingConfig: { maximumConcurrency } } } } : {}),
+  };
+}
+
 const consumer = singleWorker(workers, "queue", "IngestQueue");
 if (consumer) {
   ingestQueue.subscribe(
@@ -41,8 +52,7 @@ if (consumer) {
       link: linksFor(consumer.module, "queue", { queue: ingestQueue, hookQueue }),
       timeout: `${QUEUE_CONSUMER_TIMEOUT_SECONDS} seconds`,
     }),
-    // One poison message must not re-drive its whole batch.
-    { batch: { size: 10, partialResponses: true } },
+    subscription(QUEUE_BATCHING.IngestQueue),
   );
 }
 
@@ -56,6 +66,6 @@ if (hookWorker) {
       timeout: `${QUEUE_CONSUMER_TIMEOUT_SECONDS} seconds`,
       environment: Object.fromEntries(environmentOf(hookWorker.module, "queue").map((name) => [name, values[name as keyof typeof values]])),
     }),
-    { batch: { size: 10, partialResponses: true } },
+    subscription(QUEUE_BATCHING.HookQueue),
   );
 }

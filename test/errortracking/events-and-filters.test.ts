@@ -138,9 +138,12 @@ describe("tags of an error", () => {
     expect(linux).toMatchObject({ value: "Linux", count: 5 });
     expect([linux.firstSeen <= linux.lastSeen, linux.firstSeen >= new Date(T0 + 1000).toISOString(), linux.lastSeen <= new Date(T0 + 8000).toISOString()]).toEqual([true, true, true]);
     expect(byKey.url.topValues[0]).toMatchObject({ value: "https://shop.example.com/cart", count: 5 });
-    // Values are attributes; the keys hold only their hashes (no e-mail address or URL in a key).
-    const items = (await docQuery({ TableName: resources.mainTable(), KeyConditionExpression: "pk = :pk AND begins_with(sk, :t)", ExpressionAttributeValues: { ":pk": `ETERR#${projectId}#${ids.A}`, ":t": "TAG#" } })).Items ?? [];
-    expect(items.map((i) => i.tagValue)).toEqual(expect.arrayContaining(["id:u0", "https://shop.example.com/cart"]));
+    // Values are attributes; the keys hold only their hashes (no e-mail address or URL in a key). The
+    // user tag's values are on the error's user markers, the others on `TAG#` items.
+    const items = (await docQuery({ TableName: resources.mainTable(), KeyConditionExpression: "pk = :pk", ExpressionAttributeValues: { ":pk": `ETERR#${projectId}#${ids.A}` } })).Items ?? [];
+    const valueAt = (prefix: string) => items.filter((i) => String(i.sk).startsWith(prefix)).map((i) => i.tagValue);
+    expect(valueAt("USER#")).toEqual(expect.arrayContaining(["id:u0"]));
+    expect(valueAt("TAG#")).toEqual(expect.arrayContaining(["https://shop.example.com/cart"]));
     expect(items.filter((i) => /@|https?:/.test(String(i.sk)))).toEqual([]);
     const only = await api("GET", `/api/0/issues/${ids.A}/tags/?key=environment`, { token: owner.token });
     expect(only.body.map((t: { key: string }) => t.key)).toEqual(["environment"]);

@@ -13,6 +13,7 @@ import { sqsClient } from "../../functions/platform/aws-sqs.js";
 import { updateItem } from "../../functions/platform/db/table.js";
 import { claimDelivery } from "../../functions/errortracking/hooks/delivery.js";
 import { handler as deliveryHandler } from "../../functions/errortracking/workers/hook-delivery.js";
+import { handler as consumer } from "../../functions/errortracking/workers/consumer.js";
 import { expectValidPayload, startHookHarness, type HookHarness } from "./hooks/harness.js";
 import { directConnector, useConnector } from "../../functions/platform/outbound/client.js";
 
@@ -122,6 +123,30 @@ describe("error tracking hooks fire once per trigger", () => {
     expectValidPayload(crossing.body);
     expect(crossing.body.trigger).toMatchObject({ kind: "threshold", threshold, window_seconds: window });
     expect(crossing.body.error.count).toBeGreaterThanOrEqual(threshold + 1);
+  });
+
+  it("a batch that jumps over two thresholds fires each once, on the event that passes it in time order, under 3× redelivery", async () => {
+    await h.addHook("/jump-10", { error_tracking_events_threshold: 10, error_tracking_events_window: 3600 });
+    await h.addHook("/jump-25", { error_tracking_events_threshold: 25, error_tracking_events_window: 3600 });
+    // 40 events a second apart, all in one UTC hour and in the past (before a minute into the hour: the hour before).
+    const hourStart = Math.floor(Date.now() / 3_600_000) * 3_600_000;
+    const base = Date.now() - hourStart >= 60_000 ? hourStart : hourStart - 3_600_000;
+    const burst = Array.from({ length: 40 }, (_, i) => message(project.id, exceptionEvent({ type: "Jumpy", value: "storm", fn: "jump", timestamp: (base + i * 1000) / 1000 })));
+    // One batch, as the event source hands a storm over (the runtime's own pollers split it at random).
+    const thrice = [...burst, ...burst, ...burst].map((m, i) => [(i * 7919) % 120, m] as const).sort((a, b) => a[0] - b[0]).map(([, m]) => m);
+    expect((await consumer(sqsEvent(thrice))).batchItemFailures).toEqual([]);
+    // And half of it again later, as SQS may: the duplicates enqueue the triggers their first delivery recorded, under the same delivery ids.
+    expect((await consumer(sqsEvent(thrice.slice(0, 60)))).batchItemFailures).toEqual([]);
+    for (const [path, threshold] of [["/jump-10", 10], ["/jump-25", 25]] as const) {
+      const got = await h.deliveriesAt(path, 2);
+      expect(got.map((r) => r.body.event_type).sort()).toEqual(["new_error", "threshold"]);
+      const crossing = got.find((r) => r.body.event_type === "threshold")!;
+      expectValidPayload(crossing.body);
+      // The event that takes the hour's count from N to N + 1, in time order.
+      expect(crossing.body.trigger).toMatchObject({ kind: "threshold", threshold, window_seconds: 3600 });
+      expect(crossing.body.event.event_id).toBe(burst[threshold]!.eventId);
+      expect(got.find((r) => r.body.event_type === "new_error")!.body.event.event_id).toBe(burst[0]!.eventId);
+    }
   });
 
   it("retries after the receiver answers 500, with the same delivery id, until it takes it", async () => {

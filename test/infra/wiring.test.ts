@@ -108,11 +108,13 @@ describe("sst.config.ts run()", () => {
     ]);
     expect(subscribed.flatMap(({ calls }) => calls)).toHaveLength(workersOfKind(workers, "queue").length);
     for (const { queue, calls } of subscribed) {
-      for (const { args } of calls) {
-        expect(args[1]).toEqual({ batch: { size: 10, partialResponses: true } });
-        expect(parseInt(queue.args.visibilityTimeout)).toBeGreaterThanOrEqual(6 * parseInt(args[0].timeout));
-      }
+      for (const { args } of calls) expect(parseInt(queue.args.visibilityTimeout)).toBeGreaterThanOrEqual(6 * parseInt(args[0].timeout));
     }
+    // The ingest consumer records a batch per error: large batches gathered for a second, at most two
+    // at once (a storm's consumers all write the same items); partial responses for both queues.
+    const [ingest, hooks] = subscribed.map(({ calls }) => calls[0]!.args[1]);
+    expect(ingest).toEqual({ batch: { size: 250, window: "1 seconds", partialResponses: true }, transform: { eventSourceMapping: { scalingConfig: { maximumConcurrency: 2 } } } });
+    expect(hooks).toEqual({ batch: { size: 10, partialResponses: true } });
     // The hook worker reaches its own queue and the table; it decrypts hook tokens with the secret key.
     const [hookWorker] = subscribed[1]!.calls;
     // A delivery lock taken as late as an invocation runs has expired when its message is visible

@@ -5,7 +5,7 @@
  * | item                  | pk                          | sk           | gsi1pk / gsi1sk                              | gsi2pk / gsi2sk                        |
  * |-----------------------|-----------------------------|--------------|----------------------------------------------|----------------------------------------|
  * | error (a group)       | ETERR#<pid>#<errorId>       | ERROR        | ETERRS#<pid>#<status> / <lastSeen>#<id>      | ETERRS#<pid>#<status> / <firstSeen>#<id> |
- * | user of an error      | ETERR#<pid>#<errorId>       | USER#<hash>  |                                              |                                        |
+ * | user of an error (+ its `user` tag count) | ETERR#<pid>#<errorId> | USER#<hash> |                     |                                        |
  * | events of an hour     | ETERR#<pid>#<errorId>       | HOUR#<yyyy-mm-ddThh> |                                      |                                        |
  * | events of a day       | ETERR#<pid>#<errorId>       | DAY#<yyyy-mm-dd> |                                          |                                        |
  * | a tag value's count   | ETERR#<pid>#<errorId>       | TAG#<key>#<hash> | release/environment only: ETERRF#<pid>#<key>#<value> / <lastSeen>#<id> | same pk / <firstSeen>#<id> (`tags.ts`) |
@@ -48,7 +48,12 @@ export const hourKey = (projectId: number, errorId: number, hour: string) => ({ 
 export const DAY_COUNT_PREFIX = "DAY#";
 export const dayCountKey = (projectId: number, errorId: number, day: string) => ({ pk: `ETERR#${projectId}#${errorId}`, sk: `${DAY_COUNT_PREFIX}${day}` });
 
-export const userKey = (projectId: number, errorId: number, userHash: string) => ({ pk: `ETERR#${projectId}#${errorId}`, sk: `USER#${userHash}` });
+/**
+ * A user of an error (counted once in the error's `userCount`), which also holds the `user` tag's
+ * value for them: `tagKey`, `tagValue`, `eventsCount`, first/last seen (`tags.ts`).
+ */
+export const USER_PREFIX = "USER#";
+export const userKey = (projectId: number, errorId: number, userHash: string) => ({ pk: `ETERR#${projectId}#${errorId}`, sk: `${USER_PREFIX}${userHash}` });
 
 export const eventKey = (projectId: number, eventId: string) => ({ pk: `ETEVENT#${projectId}#${eventId}`, sk: "EVENT" });
 export const eventsOfErrorPk = (projectId: number, errorId: number) => `ETERR#${projectId}#${errorId}`;

@@ -58,7 +58,7 @@ export interface BatchOutcome {
 }
 
 /** Groups of different errors recorded at once: each is a few transactions on its own items. */
-const GROUPS_AT_ONCE = 16;
+const GROUPS_AT_ONCE = 25;
 
 interface Group {
   projectId: number;

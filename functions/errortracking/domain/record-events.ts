@@ -10,11 +10,12 @@
  * DynamoDB's 100 actions allow, each holding:
  *   1. a Put of each event's own item, `attribute_not_exists(pk)`: the idempotency marker (by event id);
  *   2. one Update of the error: ADD `eventsCount` :n and `userCount` :new users, first/last seen;
- *   3. a Put of each user new to the error (`attribute_not_exists`); a returning user's marker is
- *      refreshed only when its expiry would otherwise lapse a day early;
+ *   3. one Update per touched user: the user's marker, which is also the `user` tag's value item
+ *      (ADD :n); for a user new to the error it is conditioned on `attribute_not_exists`, which is
+ *      what counts the user once;
  *   4. one ADD :n per touched hour (`HOUR#…`, the 24 h graph) and day (`DAY#…`, the 30-day graph);
- *   5. one ADD :n per touched tag value (`TAG#…`, `tags.ts`; release and environment also file the
- *      error for the list's filters);
+ *   5. one ADD :n per touched value of the other tags (`TAG#…`, `tags.ts`; release and environment
+ *      also file the error for the list's filters);
  *   6. for hooks with thresholds, one ADD :n per touched window of another length (`WIN#…`); a window
  *      of an hour or a day is that hour's or day's counter.
  * A transaction's aggregates count only its own events, so a crash between two transactions of one
@@ -41,11 +42,12 @@
  * item, so a redelivered message enqueues its triggers again (their delivery ids are the same).
  */
 import { getItems, transact, type TransactItem } from "../../platform/db/table.js";
+import { faultPoint } from "../../platform/fault-injection.js";
 import type { IngestMessage } from "./contracts.js";
 import type { ParsedEvent } from "./event.js";
 import { windowStartOf, type Trigger, type Watch } from "../hooks/triggers.js";
 import { dayBucket, dayCountKey, dayOf, errorKey, errorsByStatusPk, eventKey, eventsOfErrorPk, expireAtFor, firstSeenSk, hourKey, hourOf, keyHash, lastSeenSk, userKey } from "./keys.js";
-import { tagUpdate } from "./tags.js";
+import { tagUpdate, type TagValueDelta } from "./tags.js";
 import { cancellationCodes } from "./tx.js";
 
 export type RecordResult = "recorded" | "duplicate";
@@ -70,8 +72,6 @@ export interface GroupEvent {
 /** DynamoDB's limits on one TransactWriteItems: 100 actions, 4 MB in all (some room kept for expressions). */
 export const MAX_TRANSACTION_ACTIONS = 100;
 const MAX_TRANSACTION_BYTES = 3_500_000;
-/** A returning user's marker is rewritten only when its expiry is this much older than the event's. */
-const MARKER_REFRESH_SECONDS = 86_400;
 /** Hour and day windows are the graphs' own counters (the same fixed UTC windows). */
 const HOUR_SECONDS = 3600;
 const DAY_SECONDS = 86400;
@@ -87,8 +87,8 @@ interface Bounds {
 /** What the group's writes assume, read in one round trip and kept up to date as chunks commit. */
 interface GroupState {
   error?: Bounds;
-  /** User hash → the marker's expiry (epoch s), or null where the user is new to the error. */
-  users: Map<string, number | null>;
+  /** User hash → whether the error has counted the user. */
+  users: Map<string, boolean>;
   /** Watched counter (`pk sk`) → its count. */
   counters: Map<string, number>;
 }
@@ -99,6 +99,16 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const byTime = (a: GroupEvent, b: GroupEvent) => a.e.occurredAt.localeCompare(b.e.occurredAt) || a.msg.eventId.localeCompare(b.msg.eventId);
 const maxOf = (xs: string[]) => xs.reduce((m, x) => (x > m ? x : m));
 const userHash = (ev: GroupEvent) => (ev.e.user ? keyHash(ev.e.user) : undefined);
+/** The tag values an event adds to, by item: `USER <hash>` for the user (its marker), `TAG <key>=<value>` for the others. */
+const tagItems = (ev: GroupEvent): Array<[string, string, string]> => ev.tags.map(([key, value]) => [key === "user" && ev.e.user ? `USER ${userHash(ev)}` : `TAG ${key}\u0000${value}`, key, value]);
+/**
+ * The order chunks are cut in: events with the same tag values together, then by time. A chunk's
+ * cost is its events plus its distinct values, so a storm's users (each seen a few times in a batch)
+ * cost one write each per chunk rather than one per event.
+ */
+const signature = (ev: GroupEvent) => ev.tags.map(([k, v]) => `${k}=${v}`).join("\u0000");
+type Pending = GroupEvent & { signature: string };
+const byValuesThenTime = (a: Pending, b: Pending) => (a.signature < b.signature ? -1 : a.signature > b.signature ? 1 : byTime(a, b));
 
 /** The counter an event adds to in a watched window of `seconds`. */
 function windowKey(pid: number, ev: GroupEvent, seconds: number): Key {
@@ -115,26 +125,23 @@ async function readState(pid: number, errorId: number, events: GroupEvent[], wat
   const markers = rest.slice(0, users.length);
   return {
     error: error ? { firstSeen: String(error.firstSeen), lastSeen: String(error.lastSeen), lastReceived: String(error.lastReceived), reopenWatch: error.reopenWatch as string | undefined } : undefined,
-    users: new Map(users.map((h, i) => [h, markers[i] ? Number(markers[i]!.expireAt ?? 0) : null])),
+    users: new Map(users.map((h, i) => [h, !!markers[i]])),
     counters: new Map(counters.map((k, i) => [keyId(k), Number(rest[users.length + i]?.eventsCount ?? 0)])),
   };
 }
 
 /**
- * The longest prefix of `events` (in time order) whose transaction fits DynamoDB's limits: each
- * event's put, plus one action per distinct error, user marker written, hour, day, tag value and
- * watched window among them.
+ * The longest prefix of `events` whose transaction fits DynamoDB's limits: each event's put, plus
+ * one action per distinct error, hour, day, user, tag value and watched window among them.
  */
-function chunkOf(pid: number, events: GroupEvent[], state: GroupState, watch: Watch): GroupEvent[] {
+function chunkOf(pid: number, events: GroupEvent[], watch: Watch): GroupEvent[] {
   const aggregates = new Set<string>(["error"]);
   let bytes = 0;
   let taken = 0;
   for (const ev of events) {
     const { errorId, occurredAt } = ev.e;
     const keys = [hourKey(pid, errorId, hourOf(occurredAt)), dayCountKey(pid, errorId, dayOf(occurredAt)), ...watch.windows.map((w) => windowKey(pid, ev, w.seconds))].map(keyId);
-    keys.push(...ev.tags.map(([k, v]) => `TAG ${k}\u0000${v}`));
-    const user = userHash(ev);
-    if (user && markerWrite(state, user, expireAtFor(ev.receivedAt))) keys.push(`USER ${user}`);
+    keys.push(...tagItems(ev).map(([item]) => item));
     const fresh = new Set(keys.filter((k) => !aggregates.has(k)));
     const size = ev.payloadGz.byteLength + 1024;
     if (taken > 0 && (taken + 1 + aggregates.size + fresh.size > MAX_TRANSACTION_ACTIONS || bytes + size > MAX_TRANSACTION_BYTES)) break;
@@ -143,13 +150,6 @@ function chunkOf(pid: number, events: GroupEvent[], state: GroupState, watch: Wa
     taken++;
   }
   return events.slice(0, Math.max(taken, 1));
-}
-
-/** Whether an event's user marker is written: the user is new to the error, or its marker would lapse early. */
-function markerWrite(state: GroupState, user: string, expireAt: number): "new" | "refresh" | undefined {
-  const known = state.users.get(user);
-  if (known === null || known === undefined) return "new";
-  return expireAt - known > MARKER_REFRESH_SECONDS ? "refresh" : undefined;
 }
 
 interface Plan {
@@ -162,40 +162,29 @@ interface Plan {
   eventAt: Map<number, string>;
 }
 
-/** The transaction that counts `chunk` (one error's events, in time order) on top of `state`. */
+/** The transaction that counts `chunk` (one error's events) on top of `state`. */
 function planChunk(pid: number, errorId: number, chunk: GroupEvent[], state: GroupState, watch: Watch): Plan {
-  const first = chunk[0]!;
-  const last = chunk[chunk.length - 1]!;
+  const ordered = [...chunk].sort(byTime);
+  const first = ordered[0]!;
+  const last = ordered[ordered.length - 1]!;
   const maxReceived = maxOf(chunk.map((ev) => ev.receivedAt));
   const triggers = new Map<string, Trigger[]>();
   const fire = (ev: GroupEvent, t: Trigger) => triggers.set(ev.msg.eventId, [...(triggers.get(ev.msg.eventId) ?? []), t]);
   const after: GroupState = { error: state.error && { ...state.error }, users: new Map(state.users), counters: new Map(state.counters) };
 
-  // Users: new ones counted once (their marker put is conditioned); stale markers refreshed.
-  const markers = new Map<string, { kind: "new" | "refresh"; expireAt: number }>();
+  // Tag values (users among them): their counts and times among the chunk's events.
+  const tags = new Map<string, TagValueDelta & { user?: string }>();
   for (const ev of chunk) {
-    const user = userHash(ev);
-    if (!user) continue;
-    const expireAt = expireAtFor(ev.receivedAt);
-    const prior = markers.get(user);
-    if (prior) prior.expireAt = Math.max(prior.expireAt, expireAt);
-    else {
-      const kind = markerWrite(state, user, expireAt);
-      if (kind) markers.set(user, { kind, expireAt });
+    const at = ev.e.occurredAt;
+    for (const [item, key, value] of tagItems(ev)) {
+      const t = tags.get(item);
+      if (!t) tags.set(item, { key, value, n: 1, first: at, last: at, received: ev.receivedAt, user: item.startsWith("USER ") ? userHash(ev) : undefined });
+      else Object.assign(t, { n: t.n + 1, first: at < t.first ? at : t.first, last: at > t.last ? at : t.last, received: t.received > ev.receivedAt ? t.received : ev.receivedAt });
     }
   }
-  const newUsers = [...markers.values()].filter((m) => m.kind === "new").length;
-
-  // Tag values: their counts and times among the chunk's events.
-  const tags = new Map<string, { key: string; value: string; n: number; first: string; last: string; received: string }>();
-  for (const ev of chunk) {
-    for (const [key, value] of ev.tags) {
-      const id = `${key}\u0000${value}`;
-      const t = tags.get(id);
-      if (!t) tags.set(id, { key, value, n: 1, first: ev.e.occurredAt, last: ev.e.occurredAt, received: ev.receivedAt });
-      else Object.assign(t, { n: t.n + 1, last: ev.e.occurredAt, received: t.received > ev.receivedAt ? t.received : ev.receivedAt });
-    }
-  }
+  // A user new to the error is counted by the condition on its marker.
+  const users = [...tags.values()].filter((t) => t.user);
+  const newUsers = users.filter((t) => !state.users.get(t.user!)).length;
   // A value's last seen moves to its newest event here when that is newer than anything the error
   // has counted; the error's condition then proves it (see `newestBound`).
   const known = state.error;
@@ -296,11 +285,6 @@ function planChunk(pid: number, errorId: number, chunk: GroupEvent[], state: Gro
     },
   ];
 
-  for (const [user, m] of markers) {
-    const key = userKey(pid, errorId, user);
-    items.push(m.kind === "new" ? { Put: { Item: { ...key, expireAt: m.expireAt }, ConditionExpression: "attribute_not_exists(pk)" } } : { Update: { Key: key, UpdateExpression: "SET expireAt = :x", ExpressionAttributeValues: { ":x": m.expireAt } } });
-    after.users.set(user, m.expireAt);
-  }
 
   for (const [id, c] of counters) {
     const values: Record<string, unknown> = { ":x": expireAtFor(c.received), ":n": c.n };
@@ -324,7 +308,13 @@ function planChunk(pid: number, errorId: number, chunk: GroupEvent[], state: Gro
     items.push({ Update: { Key: c.key, UpdateExpression: "SET expireAt = :x ADD eventsCount :n", ...(condition ? { ConditionExpression: condition } : {}), ExpressionAttributeValues: values } });
   }
 
-  for (const t of tags.values()) items.push(tagUpdate(pid, errorId, t, isNewest(t.last)));
+  for (const t of tags.values()) {
+    if (!t.user) items.push(tagUpdate(pid, errorId, t, isNewest(t.last)));
+    else {
+      items.push(tagUpdate(pid, errorId, t, isNewest(t.last), { key: userKey(pid, errorId, t.user), onlyNew: !state.users.get(t.user) }));
+      after.users.set(t.user, true);
+    }
+  }
 
   const eventAt = new Map<number, string>();
   for (const ev of chunk) {
@@ -371,14 +361,14 @@ function eventPut({ msg, e, receivedAt, payloadGz }: GroupEvent, triggers: Trigg
  */
 export async function recordErrorEvents(pid: number, errorId: number, events: GroupEvent[], watch: Watch, deadline: number): Promise<Map<string, Recorded>> {
   const out = new Map<string, Recorded>();
-  let pending = [...events].sort(byTime);
+  let pending: Pending[] = events.map((ev) => ({ ...ev, signature: signature(ev) })).sort(byValuesThenTime);
   let state: GroupState | undefined;
   // Every cancelled attempt but a conflict drops a duplicate or reads a moved state; this bounds the
   // rare case of a state that keeps moving under the group.
   let moves = 0;
   for (let conflicts = 0; pending.length > 0; ) {
     state ??= await readState(pid, errorId, pending, watch);
-    const chunk = chunkOf(pid, pending, state, watch);
+    const chunk = chunkOf(pid, pending, watch);
     const plan = planChunk(pid, errorId, chunk, state, watch);
     try {
       await transact(plan.items);
@@ -399,6 +389,8 @@ export async function recordErrorEvents(pid: number, errorId: number, events: Gr
     for (const ev of chunk) out.set(ev.msg.eventId, { result: "recorded", triggers: plan.triggers.get(ev.msg.eventId) ?? [] });
     pending = pending.slice(chunk.length);
     state = plan.after;
+    // Where a crash test kills the consumer: one transaction of the group committed, the rest not.
+    await faultPoint("ingestChunk", "after", { errorId, recorded: chunk.length, pending: pending.length });
   }
   return out;
 }

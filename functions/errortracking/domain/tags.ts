@@ -23,7 +23,7 @@ import type { TransactItem } from "../../platform/db/table.js";
 import { docQuery } from "../../platform/db/document.js";
 import { resources } from "../../platform/resources.js";
 import { exceptionValues, type ParsedEvent } from "./event.js";
-import { errorKey, expireAtFor, firstSeenSk, keyHash, lastSeenSk } from "./keys.js";
+import { errorKey, expireAtFor, firstSeenSk, keyHash, lastSeenSk, USER_PREFIX } from "./keys.js";
 
 type Obj = Record<string, unknown>;
 
@@ -96,9 +96,11 @@ export interface TagValueDelta {
  * The transaction item that counts a tag value's events. `newest` = they are newer than anything
  * the error has counted (the error update's condition proves it): the value's last seen and the
  * filter indexes then move to their time; otherwise only a value the error had not been seen with
- * gets times.
+ * gets times. The `user` tag's values live on the error's user markers (`USER#<hash>`, `item`): one
+ * item per user holds both "this user was counted" and how many events they had, so a batch writes
+ * each of its users once; a user new to the error is written `onlyNew`, under `attribute_not_exists`.
  */
-export function tagUpdate(projectId: number, errorId: number, t: TagValueDelta, newest: boolean): TransactItem {
+export function tagUpdate(projectId: number, errorId: number, t: TagValueDelta, newest: boolean, item?: { key: { pk: string; sk: string }; onlyNew: boolean }): TransactItem {
   const filter = (FILTER_KEYS as readonly string[]).includes(t.key);
   const set = ["tagKey = :k", "tagValue = :v", "expireAt = :x", "firstSeen = if_not_exists(firstSeen, :first)", newest ? "lastSeen = :last" : "lastSeen = if_not_exists(lastSeen, :last)"];
   const values: Record<string, unknown> = { ":k": t.key, ":v": t.value, ":x": expireAtFor(t.received), ":first": t.first, ":last": t.last, ":n": t.n };
@@ -107,7 +109,14 @@ export function tagUpdate(projectId: number, errorId: number, t: TagValueDelta, 
     set.push("gsi1pk = :fpk", "gsi2pk = :fpk", "gsi2sk = if_not_exists(gsi2sk, :fsk)", newest ? "gsi1sk = :lsk" : "gsi1sk = if_not_exists(gsi1sk, :lsk)", "errorId = :eid");
     Object.assign(values, { ":fpk": pk, ":fsk": firstSeenSk(t.first, errorId), ":lsk": lastSeenSk(t.last, errorId), ":eid": errorId });
   }
-  return { Update: { Key: tagKey(projectId, errorId, t.key, t.value), UpdateExpression: `SET ${set.join(", ")} ADD eventsCount :n`, ExpressionAttributeValues: values } };
+  return {
+    Update: {
+      Key: item?.key ?? tagKey(projectId, errorId, t.key, t.value),
+      UpdateExpression: `SET ${set.join(", ")} ADD eventsCount :n`,
+      ...(item?.onlyNew ? { ConditionExpression: "attribute_not_exists(pk)" } : {}),
+      ExpressionAttributeValues: values,
+    },
+  };
 }
 
 export interface TagValueCount {
@@ -121,24 +130,37 @@ export interface TagValueCount {
 /** At most this many tag values of one error are read (documented limit; the rarest go unseen beyond it). */
 export const TAG_READ_LIMIT = 2000;
 
+/**
+ * The error's tag values with their counts: the `TAG#` items, and the `user` tag's values on the
+ * user markers (`USER#`). A user counted before the markers held the tag (events stored by an
+ * earlier version) has both a `TAG#user#…` item and a marker: the two are added up.
+ */
 export async function tagValuesOf(projectId: number, errorId: number): Promise<TagValueCount[]> {
-  const out: TagValueCount[] = [];
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const page = await docQuery({
-      TableName: resources.mainTable(),
-      KeyConditionExpression: "pk = :pk AND begins_with(sk, :t)",
-      // A value not seen for the retention period is past its expiry (DynamoDB's TTL lags).
-      FilterExpression: "attribute_not_exists(expireAt) OR expireAt > :now",
-      ExpressionAttributeValues: { ":pk": errorKey(projectId, errorId).pk, ":t": TAG_PREFIX, ":now": Math.floor(Date.now() / 1000) },
-      ProjectionExpression: "tagKey, tagValue, eventsCount, firstSeen, lastSeen",
-      Limit: TAG_READ_LIMIT - out.length,
-      ExclusiveStartKey: startKey,
-    });
-    for (const i of page.Items ?? []) out.push({ key: i.tagKey, value: i.tagValue, count: Number(i.eventsCount), firstSeen: i.firstSeen, lastSeen: i.lastSeen });
-    startKey = page.LastEvaluatedKey;
-  } while (startKey && out.length < TAG_READ_LIMIT);
-  return out;
+  const merged = new Map<string, TagValueCount>();
+  for (const prefix of [TAG_PREFIX, USER_PREFIX]) {
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const page = await docQuery({
+        TableName: resources.mainTable(),
+        KeyConditionExpression: "pk = :pk AND begins_with(sk, :t)",
+        // A value not seen for the retention period is past its expiry (DynamoDB's TTL lags); a
+        // marker written before markers held the tag has no `tagKey`.
+        FilterExpression: "attribute_exists(tagKey) AND (attribute_not_exists(expireAt) OR expireAt > :now)",
+        ExpressionAttributeValues: { ":pk": errorKey(projectId, errorId).pk, ":t": prefix, ":now": Math.floor(Date.now() / 1000) },
+        ProjectionExpression: "tagKey, tagValue, eventsCount, firstSeen, lastSeen",
+        Limit: TAG_READ_LIMIT - merged.size,
+        ExclusiveStartKey: startKey,
+      });
+      for (const i of page.Items ?? []) {
+        const id = `${i.tagKey}\u0000${i.tagValue}`;
+        const v: TagValueCount = { key: i.tagKey, value: i.tagValue, count: Number(i.eventsCount), firstSeen: i.firstSeen, lastSeen: i.lastSeen };
+        const seen = merged.get(id);
+        merged.set(id, seen ? { ...v, count: seen.count + v.count, firstSeen: seen.firstSeen < v.firstSeen ? seen.firstSeen : v.firstSeen, lastSeen: seen.lastSeen > v.lastSeen ? seen.lastSeen : v.lastSeen } : v);
+      }
+      startKey = page.LastEvaluatedKey;
+    } while (startKey && merged.size < TAG_READ_LIMIT);
+  }
+  return [...merged.values()];
 }
 
 /** Sentry's `GET /issues/{id}/tags/` shape: per key, the total and the most frequent values. */
