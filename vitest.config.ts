@@ -5,7 +5,7 @@ import LongRunningFirst from "./test/support/sequencer.js";
 /**
  * Two projects. "default": every test against one runtime with all functions in one process (the
  * fast mode). "isolated": the suites that prove the product as it deploys — the README walk-through
- * and storage-move procedure, the @sentry/node end to end, the academic permissions table, the route
+ * and docs/operators.md's storage-move procedure, the @sentry/node end to end, the academic permissions table, the route
  * matrix, the bundle sizes and test/isolated/ — against `npm start -- --isolated`, where each
  * function runs from its Lambda bundle in its own process with only its links. Both run in `npm test`.
  */

@@ -13,6 +13,16 @@ export interface Row {
 
 export const tableRow = (r: Row) => `| ${r.benchmark} | ${r.value} | ${r.baseline} | ${r.baselineValue} | ${r.ratio.toFixed(2)}×${r.note ? ` (${r.note})` : ""} |`;
 
+/** `doc` with the text between its `<!-- bench:table:start -->` and `<!-- bench:table:end -->` lines replaced by `table`. */
+export function withTable(doc: string, table: string): string {
+  const start = "<!-- bench:table:start -->\n";
+  const end = "<!-- bench:table:end -->";
+  const from = doc.indexOf(start);
+  const to = doc.indexOf(end, from);
+  if (from < 0 || to < 0) throw new Error(`no ${start.trim()} … ${end} in the document`);
+  return doc.slice(0, from + start.length) + table + doc.slice(to);
+}
+
 /** A row's identity across runs: its name with the counts taken out ("… 104 functions" stays one row). */
 const rowIdentity = (benchmark: string) => benchmark.replace(/\d+/g, "N");
 

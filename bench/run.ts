@@ -2,7 +2,7 @@
  * `npm run bench`: starts the embedded runtime on a temporary folder and measures each capability
  * against a baseline taken in the same run (a bare route on the same server, the raw stand-in, or
  * `cp -r`/`tar`), so the ratios hold on any machine. Prints a Markdown table and writes it to
- * `bench/RESULTS.md` (the README quotes the latest one).
+ * `bench/RESULTS.md`, whose table it also writes into `docs/benchmarks.md` between its markers.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -11,7 +11,7 @@ import { pathToFileURL } from "node:url";
 import { startRuntime, defaultLocalConfig } from "../local/runtime.js";
 import { load, stopLoadClient } from "./load.js";
 import { checkNodeVersion } from "../local/node-version.js";
-import { mergeSubset, tableRow, type Row } from "./results.js";
+import { mergeSubset, tableRow, withTable, type Row } from "./results.js";
 
 const fmt = (n: number, digits = 1) => n.toFixed(digits);
 
@@ -96,6 +96,9 @@ async function main() {
   const only = process.env.BENCH_ONLY;
   const written = only && existsSync(results) ? mergeSubset(readFileSync(results, "utf8"), rows, `${stamp.slice(0, -1)} (\`BENCH_ONLY=${only}\`).`, more) : `${table}\n\n${stamp}${more}\n`;
   writeFileSync(results, written);
+  // The documentation shows the same table (test/docs/figures.test.ts compares them).
+  const doc = resolve(import.meta.dirname, "../docs/benchmarks.md");
+  writeFileSync(doc, withTable(readFileSync(doc, "utf8"), written.slice(0, written.indexOf("\n\n") + 1)));
 }
 
 main().then(

@@ -1,15 +1,12 @@
 /** Runs the README's walk-through verbatim (bash + curl) against the test runtime. */
 import { describe, it, expect } from "vitest";
-import { readFileSync } from "node:fs";
 import { execFileSync } from "node:child_process";
-import { resolve } from "node:path";
 import { adminToken, baseUrl } from "./support/api.js";
 import { commitSubjects, repoPaths } from "./support/git.js";
+import { codeBlocks, readDoc, section } from "./docs/support.js";
 
 function walkthrough(): string[] {
-  const readme = readFileSync(resolve(import.meta.dirname, "../README.md"), "utf8");
-  const section = readme.split("## Walk-through")[1]!;
-  const block = /```bash\n([\s\S]*?)```/.exec(section)![1]!;
+  const block = codeBlocks(section(readDoc("README.md"), "Walk-through")).find((b) => b.language === "bash")!.code;
   // Join continuation lines, then drop the line that reads the token file (the test supplies TOKEN/API).
   return block.replace(/\\\n\s*/g, "").split("\n").filter((l) => l.trim() && !l.startsWith("export TOKEN"));
 }

@@ -1,6 +1,6 @@
 /**
  * What an institution's resource, data layer and permissions files import (the TypeScript
- * counterpart of `SIUToba\rest\…`): see `rest/README.md` for how to add a resource.
+ * counterpart of `SIUToba\rest\…`): see `docs/academic-rest.md` for how to add a resource.
  */
 export { hidratar, type modelable, type CampoModelo, type Modelo, type Modelos, type Registro } from "./domain/modelos.js";
 export { validador, type Regla } from "./domain/validador.js";

@@ -1,5 +1,5 @@
 /**
- * `rest/README.md`'s walk-through, followed verbatim: its code blocks are written into a copy of
+ * `docs/academic-rest.md`'s walk-through, followed verbatim: its code blocks are written into a copy of
  * the customisation folder (the permissions block spliced into `recursos_usuarios.ts`, as step 3
  * says), type-checked, generated as `pers_autoload` does, served on a loopback port as `npm start`
  * serves the route table, and called with the guide's own curl lines (HTTP Basic).
@@ -23,11 +23,13 @@ import { mountEndpoint } from "../../functions/platform/http/lambda.js";
 import type { RouteSpec } from "../../functions/routes.js";
 
 const proyecto = resolve(import.meta.dirname, "../..");
+/** The institution developer's guide (rest/README.md points to it). */
+const GUIA = "docs/academic-rest.md";
 const ejecutar = promisify(execFile);
 
 /** The walk-through's code blocks, in order. */
 function bloques(): { lenguaje: string; codigo: string }[] {
-  const guia = readFileSync(join(proyecto, "rest/README.md"), "utf8");
+  const guia = readFileSync(join(proyecto, GUIA), "utf8");
   const seccion = guia.slice(guia.indexOf("## Walk-through"), guia.indexOf("## Reference"));
   return [...seccion.matchAll(/```(\w+)\n([\s\S]*?)```/g)].map((m) => ({ lenguaje: m[1]!, codigo: m[2]! }));
 }
@@ -62,7 +64,7 @@ afterAll(() => {
   if (carpeta) rmSync(carpeta, { recursive: true, force: true });
 });
 
-describe("rest/README.md walk-through, verbatim", () => {
+describe("docs/academic-rest.md walk-through, verbatim", () => {
   // tsc over the copy and everything it imports: more than the default minute on a busy machine.
   it("its files type-check with the project's settings", { timeout: 600_000 }, () => {
     writeFileSync(join(carpeta, "tsconfig.json"), JSON.stringify({ extends: "../../../tsconfig.json", include: ["rest"] }));
@@ -128,9 +130,9 @@ describe("rest/README.md walk-through, verbatim", () => {
   });
 });
 
-describe("rest/README.md's excerpts of the customised vendor resource", () => {
+describe("docs/academic-rest.md's excerpts of the customised vendor resource", () => {
   it("are the example's code as it is", () => {
-    const guia = readFileSync(join(proyecto, "rest/README.md"), "utf8");
+    const guia = readFileSync(join(proyecto, GUIA), "utf8");
     const seccion = guia.slice(guia.indexOf("### Customising a vendor resource"), guia.indexOf("### Users and authentication"));
     const ejemplo = readFileSync(join(proyecto, "rest/v2/docentes_uni/recurso_docentes_uni.ts"), "utf8");
     const extractos = [...seccion.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]!);

@@ -2,7 +2,7 @@
  * python-gitlab's own functional tests (v3.12.0, unchanged, see python-gitlab-functional/upstream.ts)
  * against a fresh runtime, in one pytest session as upstream runs them. Every test not listed in
  * NOT_YET_PASSING must pass; each listed one is reported with the feature it needs, and one that
- * starts passing fails this suite until it leaves the list (the README's table mirrors it).
+ * starts passing fails this suite until it leaves the list (docs/gitlab-api.md's table mirrors it, and test/docs/figures.test.ts holds the two together).
  */
 import { describe, it, expect, beforeAll, afterAll } from "vitest";
 import { ownRuntime } from "../support/own-runtime.js";
@@ -26,7 +26,7 @@ describe("python-gitlab's functional tests", () => {
     const unexpected: string[] = [];
     for (const r of results) {
       const known = NOT_YET_PASSING[r.id];
-      if (r.outcome === "passed" && known) unexpected.push(`${r.id} now passes: remove it from NOT_YET_PASSING and the README's table`);
+      if (r.outcome === "passed" && known) unexpected.push(`${r.id} now passes: remove it from NOT_YET_PASSING and docs/gitlab-api.md's table`);
       if (r.outcome !== "passed" && !known) unexpected.push(`${r.id} ${r.outcome}: ${r.detail}`);
     }
     const count = (o: string) => results.filter((r) => r.outcome === o).length;

@@ -1,11 +1,11 @@
-/** Runs the README's "empty a storage" procedure verbatim (bash, curl, npm run moves) on a runtime of its own. */
+/** Runs docs/operators.md's "Emptying a storage" procedure verbatim (bash, curl, npm run moves) on a runtime of its own. */
 import { describe, it, expect, beforeAll, afterAll } from "vitest";
-import { readFileSync } from "node:fs";
 import { execFile } from "node:child_process";
 import { resolve } from "node:path";
 import { startIsolatedRuntime, type IsolatedRuntime } from "./isolated-runtime.js";
 import { commit, newGroupWithWiki, newProject, newSnippet } from "./support.js";
 import { fsck, repoPaths } from "../support/git.js";
+import { codeBlocks, readDoc, section } from "../docs/support.js";
 
 let iso: IsolatedRuntime;
 beforeAll(async () => {
@@ -26,13 +26,11 @@ function sh(line: string, env: NodeJS.ProcessEnv): Promise<{ status: number; std
 }
 
 function procedure(): string[] {
-  const readme = readFileSync(resolve(import.meta.dirname, "../../README.md"), "utf8");
-  const section = readme.split("## Repository storage moves")[1]!;
-  const block = /```bash\n([\s\S]*?)```/.exec(section)![1]!;
+  const block = codeBlocks(section(readDoc("docs/operators.md"), "Emptying a storage")).find((b) => b.language === "bash")!.code;
   return block.replace(/\\\n\s*/g, "").split("\n").filter((l) => l.trim() && !l.startsWith("export TOKEN"));
 }
 
-describe("README: moving every repository off a storage", () => {
+describe("docs/operators.md: moving every repository off a storage", () => {
   it("works verbatim and leaves nothing on the old storage", async () => {
     const projects = await Promise.all([1, 2, 3].map(() => newProject(iso)));
     for (const p of projects) expect((await commit(iso, p.id, "history")).status).toBe(201);

@@ -1,5 +1,5 @@
 /**
- * Whole-storage moves on a runtime of this file's own (see isolated-runtime.ts): the README
+ * Whole-storage moves on a runtime of this file's own (see isolated-runtime.ts): docs/operators.md's
  * procedure (bulk moves of projects, snippets and group wikis until the old storage is empty),
  * writers racing a bulk move, and the weighted pick of a destination.
  */
@@ -38,7 +38,7 @@ async function waitForBulk(kind: Kind, ids: number[], sinceMoveId = 0) {
 
 const lastMoveId = async (kind: Kind) => (await call(iso, "GET", `/api/v4/${kind}_repository_storage_moves?per_page=1`)).body[0]?.id ?? 0;
 
-describe("the README procedure: empty a storage", () => {
+describe("docs/operators.md's procedure: empty a storage", () => {
   it("moves every project, snippet and group wiki from default to the cluster", async () => {
     const projects = await Promise.all([1, 2, 3, 4, 5].map(() => newProject(iso)));
     for (const p of projects) expect((await commit(iso, p.id, "more history")).status).toBe(201);

@@ -3,7 +3,7 @@
  * rows, their stamp and the per-function details of an earlier full run stay.
  */
 import { describe, it, expect } from "vitest";
-import { mergeSubset, tableRow, type Row } from "../../bench/results.js";
+import { mergeSubset, tableRow, withTable, type Row } from "../../bench/results.js";
 
 const row = (benchmark: string, ratio: number): Row => ({ benchmark, baseline: "bare", value: `${ratio * 10} req/s`, baselineValue: "10 req/s", ratio });
 const header = "| benchmark | value | baseline (same run) | baseline value | ratio |\n|---|---|---|---|---|";
@@ -23,5 +23,13 @@ describe("a subset run of the bench", () => {
     expect(again).not.toContain("104 functions");
     expect(again).toContain("| b | 2 KiB |");
     expect(again).not.toContain("| a | 1 KiB |");
+  });
+});
+
+describe("the table in docs/benchmarks.md", () => {
+  it("is replaced between its markers, the text around it kept", () => {
+    const doc = "# Benchmarks\n\nIntro.\n<!-- bench:table:start -->\n| old |\n<!-- bench:table:end -->\n\nAnalysis.\n";
+    expect(withTable(doc, "| new |\n|---|\n")).toBe("# Benchmarks\n\nIntro.\n<!-- bench:table:start -->\n| new |\n|---|\n<!-- bench:table:end -->\n\nAnalysis.\n");
+    expect(() => withTable("# Benchmarks\n", "| new |\n")).toThrow(/bench:table:start/);
   });
 });

@@ -1,7 +1,7 @@
 /**
  * GitLab's documented REST contract, held against the route table. `test/fixtures/gitlab-doc-endpoints.json`
  * lists every endpoint GitLab's doc/api pages name for the resources this service hosts (one docs
- * commit). Each of them is routed (`functions/routes.ts`), or listed in README's "GitLab endpoints not
+ * commit). Each of them is routed (`functions/routes.ts`), or listed in docs/gitlab-api.md's "GitLab endpoints not
  * served" table with the feature it needs that this service does not have at all, or still in
  * `test/fixtures/gitlab-endpoints-pending.json`. The pending list only shrinks: an endpoint in it that is
  * routed fails here until its line is deleted, and so does a listed one.
@@ -43,10 +43,10 @@ const routedShapes = new Set(routes.map((r) => shapeOf(r.method, r.path)));
 const isRouted = (e: { method: string; path: string }) => routedShapes.has(docShape(e));
 const name = (e: { method: string; path: string; page: string }) => `${e.method} ${e.path} (${e.page})`;
 
-/** The rows of README's "GitLab endpoints not served" table: method, `path`, doc page, reason. */
+/** The rows of docs/gitlab-api.md's "GitLab endpoints not served" table: method, `path`, doc page, reason. */
 function notServedTable() {
-  const section = read("README.md").split("\n## GitLab endpoints not served\n")[1]?.split("\n## ")[0];
-  if (!section) throw new Error('README.md has no "## GitLab endpoints not served" section');
+  const section = read("docs/gitlab-api.md").split("\n## GitLab endpoints not served\n")[1]?.split("\n## ")[0];
+  if (!section) throw new Error('docs/gitlab-api.md has no "## GitLab endpoints not served" section');
   const rows = section.split("\n").filter((line) => /^\| [A-Z]+ \|/.test(line) && !line.startsWith("| Method |"));
   return rows.map((line) => {
     const [method = "", path = "", page = "", reason = ""] = line.split("|").slice(1, -1).map((cell) => cell.trim());

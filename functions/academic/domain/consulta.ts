@@ -2,7 +2,7 @@
  * The list query of a service — filters, `order`, `limit`, `page` — declared by its `@param_query`
  * tags, parsed with zod into a `Consulta` and applied in memory to the records of one partition.
  *
- * Semantics (SIU's `rest_filtro_sql`, with the differences recorded in the README):
+ * Semantics (SIU's `rest_filtro_sql`, with the differences recorded in docs/academic-rest.md):
  * - `order`: comma list of `+campo`/`-campo`, each field among the declared terms; absent or blank →
  *   the declared default. An unencoded `+` arrives as a space, so a term that starts with a space
  *   counts as ascending.

@@ -1,7 +1,8 @@
 /**
  * Upstream test files run (relative to tests/functional/) and the tests not expected to pass, each
  * with what it needs: a feature outside this service's scope, or upstream's own skip or xfail. Every
- * test within the scope passes. The README's compatibility table lists the same.
+ * test within the scope passes. docs/gitlab-api.md's compatibility table lists the same
+ * (test/docs/figures.test.ts compares them).
  */
 export const FILES = ["api/test_users.py", "api/test_gitlab.py", "api/test_projects.py", "api/test_groups.py", "api/test_snippets.py", "api/test_wikis.py", "api/test_repository.py"];
 
