@@ -75,7 +75,7 @@ export function sqsEvent(bodies: Array<IngestMessage | string>): SQSEvent {
   };
 }
 
-/** Delivers messages to the consumer in batches of 10, as the event source mapping does. */
+/** Delivers messages to the consumer in small batches of 10 (`storms.test.ts` hands over batches as large as the event source gathers). */
 export async function deliver(messages: Array<IngestMessage | string>): Promise<string[]> {
   const failed: string[] = [];
   for (let i = 0; i < messages.length; i += 10) {

@@ -99,8 +99,15 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const byTime = (a: GroupEvent, b: GroupEvent) => a.e.occurredAt.localeCompare(b.e.occurredAt) || a.msg.eventId.localeCompare(b.msg.eventId);
 const maxOf = (xs: string[]) => xs.reduce((m, x) => (x > m ? x : m));
 const userHash = (ev: GroupEvent) => (ev.e.user ? keyHash(ev.e.user) : undefined);
-/** The tag values an event adds to, by item: `USER <hash>` for the user (its marker), `TAG <key>=<value>` for the others. */
-const tagItems = (ev: GroupEvent): Array<[string, string, string]> => ev.tags.map(([key, value]) => [key === "user" && ev.e.user ? `USER ${userHash(ev)}` : `TAG ${key}\u0000${value}`, key, value]);
+/**
+ * The tag values an event adds to, by item: `USER <hash>` for its user (the user's marker, which
+ * counts the user too, so it is there whenever the event names a user), `TAG <key>=<value>` for the others.
+ */
+function tagItems(ev: GroupEvent): Array<[string, string, string]> {
+  const items = ev.tags.filter(([key]) => key !== "user").map(([key, value]): [string, string, string] => [`TAG ${key}\u0000${value}`, key, value]);
+  if (ev.e.user) items.push([`USER ${userHash(ev)}`, "user", ev.tags.find(([key]) => key === "user")?.[1] ?? ev.e.user]);
+  return items;
+}
 /**
  * The order chunks are cut in: events with the same tag values together, then by time. A chunk's
  * cost is its events plus its distinct values, so a storm's users (each seen a few times in a batch)
