@@ -18,6 +18,7 @@
  * | comment on a commit       | PROJECT#<id>            | COMMIT_NOTE#<sha>#<note id> |                       |                                        |
  * | path claim                | NAMESPACE#<full path>   | NAMESPACE       |                                   |                                        |
  * | visible-to-all marker     | VISIBLE#<kind>          | <id>            |                                   |                                        |
+ *   (for snippets: public and internal ones, personal and project, with `createdAt` and `projectId`)
  * | project order entry       | PROJECTS#BY#<order>#<audience> | <sort value>#<id> |                           |                                        |
  *
  * A container item carries its repository's state (`storage`, `relativePath`, `readOnly`,
