@@ -17,6 +17,7 @@ import { ingestWorkers } from "./errortracking/ingest-routes.js";
 import { errorTrackingRoutes, errorTrackingWorkers } from "./errortracking/routes.js";
 import { sentryApiRoutes } from "./errortracking/sentry-api/routes.js";
 import { userAdminRoutes } from "./identity/user-admin-routes.js";
+import { markdownRoutes } from "./markdown/routes.js";
 
 import { routesIn, type RouteSpec, type WorkerSpec } from "./route-spec.js";
 
@@ -44,6 +45,9 @@ export const routes: RouteSpec[] = [
 
   // ── hosting: projects, groups, members, repositories (functions/hosting/routes.ts) ──────────────
   ...hostingRoutes,
+
+  // ── Markdown rendering (functions/markdown/routes.ts) ───────────────────────────────────────────
+  ...markdownRoutes,
 
   // ── inventory: repositories per storage (functions/inventory/routes.ts) ───────────────────────────
   ...inventoryRoutes,

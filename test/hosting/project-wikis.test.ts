@@ -108,7 +108,8 @@ describe("project wikis", () => {
     });
     expect(await api("PUT", wikis(project.id, "Page"), { token: owner.token, body: { format: "wiki" } })).toMatchObject({ status: 400, body: { error: "format does not have a valid value" } });
     expect(await api("GET", `${wikis(project.id, "Page")}?version=not-a-sha`, { token: owner.token })).toMatchObject({ status: 400, body: { error: "version is invalid" } });
-    expect(await api("GET", `${wikis(project.id, "Page")}?render_html=true`, { token: owner.token })).toMatchObject({ status: 400, body: { error: expect.stringContaining("render_html") } });
+    expect(await api("GET", `${wikis(project.id, "Page")}?render_html=true`, { token: owner.token })).toMatchObject({ status: 200, body: { content: "<p>x</p>", format: "markdown" } });
+    expect(await api("GET", `${wikis(project.id, "Page")}?render_html=maybe`, { token: owner.token })).toMatchObject({ status: 400, body: { error: "render_html is invalid" } });
     expect((await api("GET", `${wikis(project.id, "Page")}?render_html=false`, { token: owner.token })).body.content).toBe("x");
     expect(await api("GET", `${wikis(project.id)}?with_content=maybe`, { token: owner.token })).toMatchObject({ status: 400, body: { error: "with_content is invalid" } });
     expect(commitSubjects((await wikiDirs(project.id))[0]!)).toEqual(["Create Page"]);
