@@ -18,6 +18,7 @@ import { errorTrackingRoutes, errorTrackingWorkers } from "./errortracking/route
 import { sentryApiRoutes } from "./errortracking/sentry-api/routes.js";
 import { userAdminRoutes } from "./identity/user-admin-routes.js";
 import { markdownRoutes } from "./markdown/routes.js";
+import { monitoringRoutes } from "./monitoring/routes.js";
 
 import { routesIn, type RouteSpec, type WorkerSpec } from "./route-spec.js";
 
@@ -48,6 +49,9 @@ export const routes: RouteSpec[] = [
 
   // ── Markdown rendering (functions/markdown/routes.ts) ───────────────────────────────────────────
   ...markdownRoutes,
+
+  // ── background work as GitLab's Sidekiq metrics (functions/monitoring/routes.ts) ─────────────────
+  ...monitoringRoutes,
 
   // ── inventory: repositories per storage (functions/inventory/routes.ts) ───────────────────────────
   ...inventoryRoutes,
