@@ -1,6 +1,6 @@
 # The Ruby gem `gitlab` (Debian's ruby-gitlab), unmodified: `create_tag` with a release description
-# (a parameter GitLab no longer declares, which the gem still sends), read back, and one project
-# member. Prints what it saw as one JSON object.
+# (a parameter GitLab no longer declares, which the gem still sends), read back, one project member,
+# Markdown, the Sidekiq metrics and the public snippets. Prints what it saw as one JSON object.
 require "gitlab"
 require "json"
 
@@ -17,5 +17,12 @@ user = gl.create_user("rb_member_#{Process.pid}@example.com", "secret-password-1
 gl.add_team_member(project.id, user.id, 30)
 member = gl.team_member(project.id, user.id)
 seen["member"] = [member.id == user.id, member.access_level]
+
+seen["markdown"] = gl.markdown("Hello **world**", gfm: true, project: project.path_with_namespace).html
+seen["sidekiq"] = gl.sidekiq_compound_metrics.to_h.keys.sort
+seen["sidekiq_busy"] = gl.sidekiq_process_metrics.processes.sum(&:busy)
+
+snippet = gl.create_user_snippet(title: "rb", visibility: "public", files: [{ file_path: "a.rb", content: "puts 1" }])
+seen["public_snippets"] = gl.public_snippets(per_page: 100).map(&:id).include?(snippet.id)
 
 puts JSON.generate(seen)
