@@ -17,6 +17,8 @@ import { ingestWorkers } from "./errortracking/ingest-routes.js";
 import { errorTrackingRoutes, errorTrackingWorkers } from "./errortracking/routes.js";
 import { sentryApiRoutes } from "./errortracking/sentry-api/routes.js";
 import { userAdminRoutes } from "./identity/user-admin-routes.js";
+import { markdownRoutes } from "./markdown/routes.js";
+import { monitoringRoutes } from "./monitoring/routes.js";
 
 import { routesIn, type RouteSpec, type WorkerSpec } from "./route-spec.js";
 
@@ -44,6 +46,12 @@ export const routes: RouteSpec[] = [
 
   // ── hosting: projects, groups, members, repositories (functions/hosting/routes.ts) ──────────────
   ...hostingRoutes,
+
+  // ── Markdown rendering (functions/markdown/routes.ts) ───────────────────────────────────────────
+  ...markdownRoutes,
+
+  // ── background work as GitLab's Sidekiq metrics (functions/monitoring/routes.ts) ─────────────────
+  ...monitoringRoutes,
 
   // ── inventory: repositories per storage (functions/inventory/routes.ts) ───────────────────────────
   ...inventoryRoutes,

@@ -124,6 +124,8 @@ export async function startRuntime(opts: RuntimeOptions): Promise<Runtime> {
     await restoreQueue(sqs, queue.url, join(dataDir, "sqs", `${INGEST_QUEUE}.json`));
     const hookQueue = await ensureQueues(sqs, { queue: HOOK_QUEUE, deadLetter: `${HOOK_QUEUE}-dlq`, maxReceiveCount: HOOK_DELIVERY_ATTEMPTS, visibilityTimeoutSeconds: 60 });
     process.env.SST_RESOURCE_HookQueue = JSON.stringify({ url: hookQueue.url });
+    // What the Sidekiq metrics read (stacks/monitoring.ts); the machine's ARN joins it once registered.
+    process.env.SST_RESOURCE_BackgroundWork = JSON.stringify({ ingestQueue: queue.url, ingestDlq: queue.dlqUrl, hookQueue: hookQueue.url, hookDlq: hookQueue.dlqUrl });
     const queueUrls: Record<QueueName, string> = { IngestQueue: queue.url, HookQueue: hookQueue.url };
 
     const isolated = opts.isolated ? await startIsolatedFunctions(opts.isolated === true ? {} : opts.isolated) : undefined;
@@ -265,6 +267,7 @@ async function registerStateMachines(sfn: StepFunctionsStandIn, handlerOf: (w: (
   }
   const arn = sfn.register({ name: "StorageMoveMachine", definition, tasks, waitOverrides: waitOverridesFromEnv() });
   process.env.SST_RESOURCE_StorageMoveMachine = JSON.stringify({ arn });
+  if (process.env.SST_RESOURCE_BackgroundWork) process.env.SST_RESOURCE_BackgroundWork = JSON.stringify({ ...JSON.parse(process.env.SST_RESOURCE_BackgroundWork), machine: arn });
 }
 
 function waitOverridesFromEnv(): Record<string, number> | undefined {

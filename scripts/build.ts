@@ -14,10 +14,13 @@ const width = Math.max(...rows.map((r) => r.fn.name.length));
 console.log(`${"function".padEnd(width)}  kind    size       × bare  budget`);
 for (const { fn, budget } of rows) {
   const over = fn.bytes > budget ? "  OVER BUDGET" : "";
-  console.log(`${fn.name.padEnd(width)}  ${fn.kind!.padEnd(6)}  ${kib(fn.bytes).padStart(9)}  ${(fn.bytes / build.bare.bytes).toFixed(2).padStart(5)}×  ${kib(budget)}${fn.git ? " (+ isomorphic-git)" : ""}${over}`);
+  const extras = [fn.git && "isomorphic-git", fn.bzip2 && "bzip2", fn.markdown && "Markdown"].filter(Boolean).join(", ");
+  console.log(`${fn.name.padEnd(width)}  ${fn.kind!.padEnd(6)}  ${kib(fn.bytes).padStart(9)}  ${(fn.bytes / build.bare.bytes).toFixed(2).padStart(5)}×  ${kib(budget)}${extras ? ` (+ ${extras})` : ""}${over}`);
 }
 console.log(`\n${build.functions.length} functions in ${relative(process.cwd(), `${ROOT}/.build`) || ".build"}/ (${((Date.now() - started) / 1000).toFixed(1)} s)`);
-console.log(`bare Hono + @aws-sdk/client-dynamodb handler: ${kib(build.bare.bytes)}; isomorphic-git alone: ${kib(build.gitAlone.bytes)}; budget ${BUDGET_RATIO}× bare (+ isomorphic-git where used)`);
+console.log(
+  `bare Hono + @aws-sdk/client-dynamodb handler: ${kib(build.bare.bytes)}; isomorphic-git alone: ${kib(build.gitAlone.bytes)}; bzip2 alone: ${kib(build.bzip2Alone.bytes)}; Markdown alone: ${kib(build.markdownAlone.bytes)}; budget ${BUDGET_RATIO}× bare (+ those where used)`,
+);
 const over = rows.filter((r) => r.fn.bytes > r.budget);
 if (over.length) {
   console.error(`${over.length} bundle(s) over budget`);

@@ -12,9 +12,10 @@ import { apiRoutes, environmentOf, handlerOf, layersOf, LOG_RETENTION, pascal, t
 import { lambdaArgs, linksFor, withDefaults } from "./functions";
 import { ingestQueue } from "./queues";
 import { storageMoveMachine } from "./jobs";
+import { backgroundWork } from "./monitoring";
 import { bootstrapAdminToken, secretKey } from "./secrets";
 
-const available = { queue: ingestQueue, machine: storageMoveMachine };
+const available = { queue: ingestQueue, machine: storageMoveMachine, backgroundWork };
 
 export const api = new sst.aws.ApiGatewayV2("Api", {
   accessLog: { retention: LOG_RETENTION },

@@ -42,6 +42,7 @@ export interface Linkables {
   hookQueue?: sst.aws.Queue;
   machine?: sst.Linkable<{ arn: $util.Output<string> }>;
   bootstrapAdminToken?: sst.Secret;
+  backgroundWork?: sst.Linkable<any>;
 }
 
 /**
@@ -56,6 +57,7 @@ export function linksFor(module: string, kind: FunctionKind, available: Linkable
     HookQueue: available.hookQueue,
     StorageMoveMachine: available.machine,
     BootstrapAdminToken: available.bootstrapAdminToken,
+    BackgroundWork: available.backgroundWork,
   };
   return linksOf(module, kind).flatMap((name) => (byName[name] ? [byName[name]!] : []));
 }

@@ -6,6 +6,10 @@ const r = routesIn("hosting/http");
 export const snippetRoutes: RouteSpec[] = [
   r("GET", "/api/v4/snippets", "list-snippets"),
   r("POST", "/api/v4/snippets", "create-snippet"),
+  // Literal segments before `/snippets/:id`: the local server takes the first route that matches
+  // (API Gateway prefers a literal segment by itself).
+  r("GET", "/api/v4/snippets/public", "list-public-snippets"),
+  r("GET", "/api/v4/snippets/all", "list-all-snippets"),
   r("GET", "/api/v4/snippets/:id", "get-snippet"),
   r("PUT", "/api/v4/snippets/:id", "update-snippet"),
   r("DELETE", "/api/v4/snippets/:id", "delete-snippet"),

@@ -5,6 +5,14 @@
  * Bzip2 module bundled alone for the one that writes bzip2 (repository archives: no Node built-in
  * compresses bzip2, so the capability comes with its library, loaded only for those formats).
  *
+ * Decision: the same kind of allowance for rendering Markdown (`POST /markdown`, wiki pages read with
+ * `render_html=true`): `marked` and `xss` bundled alone (`MARKDOWN_ALONE`), granted to a function
+ * whose bundle holds `marked`. Rendering GitLab Flavored Markdown safely needs a maintained parser and
+ * a maintained allowlist sanitizer, never hand-written ones; these two were the smallest that do it
+ * without a DOM (about 70 KB together, where `sanitize-html` alone brings postcss and 200 KB). Only
+ * the renderer's own functions import `markdown/render.ts`; everything else they carry fits the
+ * normal budget.
+ *
  * The target is 1.25×, and every function meets it. The largest are the functions that start Step
  * Functions executions (`PUT /projects/:id`, which schedules a move when `repository_storage`
  * changes, and the move schedulers): `@aws-sdk/client-sfn` is 23 KiB of them. What keeps them in is

@@ -58,6 +58,8 @@ export const GIT_ALONE = "isomorphic-git-alone";
 export const BZIP2_ALONE = "bzip2-alone";
 /** The module the bzip2 allowance is measured on and recognised by. */
 const BZIP2_MODULE = "@ledgerhq/compressjs/src/lib/Bzip2.js";
+/** The Markdown renderer's libraries, parser and sanitizer: only the functions that render Markdown carry them. */
+export const MARKDOWN_ALONE = "markdown-alone";
 const baselineSources: Record<string, string> = {
   [BARE]: [
     `import { Hono } from "hono";`,
@@ -70,6 +72,7 @@ const baselineSources: Record<string, string> = {
   ].join("\n"),
   [GIT_ALONE]: `export * from "isomorphic-git";`,
   [BZIP2_ALONE]: `export { default } from "${BZIP2_MODULE}";`,
+  [MARKDOWN_ALONE]: `export { Marked } from "marked";\nexport { default as xss } from "xss";`,
 };
 
 export interface BuiltFunction {
@@ -83,6 +86,8 @@ export interface BuiltFunction {
   git: boolean;
   /** Whether the bzip2 compressor is in the bundle (the function writes bzip2 archives). */
   bzip2: boolean;
+  /** Whether the Markdown parser (and so its sanitizer) is in the bundle (the function renders Markdown). */
+  markdown: boolean;
   /** The source files and package files bundled, as esbuild's metafile names them (relative to the root). */
   inputs: string[];
 }
@@ -92,6 +97,7 @@ export interface BuildResult {
   bare: BuiltFunction;
   gitAlone: BuiltFunction;
   bzip2Alone: BuiltFunction;
+  markdownAlone: BuiltFunction;
 }
 
 /** What `buildFunctions` writes beside the bundles: its functions, baselines and sizes (`readBuild`). */
@@ -133,7 +139,7 @@ export async function buildFunctions(opts: { outDir?: string; only?: string[] } 
     const results = await Promise.all([...groups.values()].map((g) => esbuild.build({ ...g.options, ...LAYOUT, entryPoints: g.entryPoints, outdir: outDir })));
     const build = collect(results.flatMap((r) => Object.entries(r.metafile!.outputs)), specs);
     writeFileSync(join(outDir, BUILD_MANIFEST), JSON.stringify(build));
-    if (key) keepBuild({ key, root: ROOT, outDir, builds: [...build.functions, build.bare, build.gitAlone, build.bzip2Alone] });
+    if (key) keepBuild({ key, root: ROOT, outDir, builds: [...build.functions, build.bare, build.gitAlone, build.bzip2Alone, build.markdownAlone] });
     return build;
   } finally {
     rmSync(sources, { recursive: true, force: true });
@@ -149,7 +155,8 @@ function collect(outputs: [string, esbuild.Metafile["outputs"][string]][], specs
     const inputs = Object.keys(output.inputs);
     const git = inputs.some((input) => input.includes("node_modules/isomorphic-git/"));
     const bzip2 = inputs.some((input) => input.includes("node_modules/@ledgerhq/compressjs/"));
-    built.set(name, { name, file: resolve(ROOT, file), bytes: output.bytes, git, bzip2, inputs });
+    const markdown = inputs.some((input) => input.includes("node_modules/marked/"));
+    built.set(name, { name, file: resolve(ROOT, file), bytes: output.bytes, git, bzip2, markdown, inputs });
   }
   const take = (name: string) => {
     const b = built.get(name);
@@ -161,6 +168,7 @@ function collect(outputs: [string, esbuild.Metafile["outputs"][string]][], specs
     bare: take(BARE),
     gitAlone: take(GIT_ALONE),
     bzip2Alone: take(BZIP2_ALONE),
+    markdownAlone: take(MARKDOWN_ALONE),
   };
 }
 
@@ -180,10 +188,11 @@ export async function bundleEntry(entry: string, outDir: string, name: string): 
 
 /**
  * The size rule: a function may weigh `ratio` × the bare handler, plus isomorphic-git if it uses it,
- * plus the bzip2 compressor if it writes bzip2.
+ * plus the bzip2 compressor if it writes bzip2, plus the Markdown parser and sanitizer if it renders Markdown.
  */
 export function sizeBudget(fn: BuiltFunction, build: BuildResult, ratio: number): number {
-  return Math.floor(ratio * build.bare.bytes + (fn.git ? build.gitAlone.bytes : 0) + (fn.bzip2 ? build.bzip2Alone.bytes : 0));
+  const allowances = (fn.git ? build.gitAlone.bytes : 0) + (fn.bzip2 ? build.bzip2Alone.bytes : 0) + (fn.markdown ? build.markdownAlone.bytes : 0);
+  return Math.floor(ratio * build.bare.bytes + allowances);
 }
 
 export const kib = (bytes: number) => `${(bytes / 1024).toFixed(0)} KiB`;

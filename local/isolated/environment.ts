@@ -28,7 +28,7 @@ export interface EnvironmentSources {
   deniedEndpoint: string;
 }
 
-const serviceOfLink: Partial<Record<LinkName, "SQS" | "SFN">> = { IngestQueue: "SQS", HookQueue: "SQS", StorageMoveMachine: "SFN" };
+const serviceOfLink: Partial<Record<LinkName, Array<"SQS" | "SFN">>> = { IngestQueue: ["SQS"], HookQueue: ["SQS"], StorageMoveMachine: ["SFN"], BackgroundWork: ["SQS", "SFN"] };
 
 export function functionEnvironment(module: string, kind: FunctionKind, src: EnvironmentSources): Record<string, string> {
   const { parent } = src;
@@ -61,8 +61,7 @@ export function functionEnvironment(module: string, kind: FunctionKind, src: Env
         : parent[`SST_RESOURCE_${link}`];
     if (value === undefined) continue; // not deployed here (e.g. no state machine without its ASL)
     env[`SST_RESOURCE_${link}`] = value;
-    const service = serviceOfLink[link];
-    if (service) env[`AWS_ENDPOINT_URL_${service}`] = parent[`AWS_ENDPOINT_URL_${service}`] ?? src.deniedEndpoint;
+    for (const service of serviceOfLink[link] ?? []) env[`AWS_ENDPOINT_URL_${service}`] = parent[`AWS_ENDPOINT_URL_${service}`] ?? src.deniedEndpoint;
   }
   for (const name of environmentOf(module, kind)) {
     const value = src.variables[name];

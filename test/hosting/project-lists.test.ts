@@ -134,13 +134,26 @@ describe("project list filters and orders", () => {
 describe("totals on a private instance", () => {
   let rt: Awaited<ReturnType<typeof ownRuntime>>;
   let token: string;
+  /** The administrator's list before any project exists (no counter yet), by GET and HEAD. */
+  let empty: ApiResponse[];
 
   beforeAll(async () => {
     rt = await ownRuntime();
     token = rt.runtime.bootstrap.token!;
+    empty = [await requestAt(rt.runtime.baseUrl, "GET", "/api/v4/projects", { token }), await requestAt(rt.runtime.baseUrl, "HEAD", "/api/v4/projects", { token })];
     for (let i = 0; i < 5; i++) expect((await requestAt(rt.runtime.baseUrl, "POST", "/api/v4/projects", { token, body: { name: `total-${i}` } })).status).toBe(201);
   }, 120_000);
   afterAll(async () => rt?.stop());
+
+  it("answers an instance without projects with X-Total 0 and one page, by GET and HEAD (python-gitlab's projects.head())", async () => {
+    expect(empty[0]!.body).toEqual([]);
+    for (const res of empty) {
+      expect(res.status).toBe(200);
+      expect(res.headers.get("x-total")).toBe("0");
+      expect(res.headers.get("x-total-pages")).toBe("1");
+      expect(res.headers.get("link")).toMatch(/<[^>]*[?&]page=1\b[^>]*>; rel="last"/);
+    }
+  });
 
   it("sends X-Total, X-Total-Pages and rel=last on the administrator's list, and keeps the count through deletions", async () => {
     const first = await requestAt(rt.runtime.baseUrl, "GET", "/api/v4/projects?per_page=2", { token });
@@ -152,10 +165,17 @@ describe("totals on a private instance", () => {
 
     expect((await requestAt(rt.runtime.baseUrl, "DELETE", `/api/v4/projects/${all.ids[0]}`, { token })).status).toBe(202);
     expect((await requestAt(rt.runtime.baseUrl, "GET", "/api/v4/projects", { token })).headers.get("x-total")).toBe("4");
-    // A filtered list has no counter: GitLab leaves the totals out where counting would be costly.
-    const filtered = await requestAt(rt.runtime.baseUrl, "GET", "/api/v4/projects?search=total", { token });
-    expect(filtered.body).toHaveLength(4);
+    // A filtered list has no counter: GitLab leaves the totals out where counting would be costly,
+    // except on the last page, which tells the total; a page past the end tells nothing.
+    const filtered = await requestAt(rt.runtime.baseUrl, "GET", "/api/v4/projects?search=total&per_page=3", { token });
+    expect(filtered.body).toHaveLength(3);
     expect(filtered.headers.get("x-total")).toBeNull();
+    const last = await requestAt(rt.runtime.baseUrl, "GET", "/api/v4/projects?search=total&per_page=3&page=2", { token });
+    expect(last.body).toHaveLength(1);
+    expect([last.headers.get("x-total"), last.headers.get("x-total-pages")]).toEqual(["4", "2"]);
+    const beyond = await requestAt(rt.runtime.baseUrl, "GET", "/api/v4/projects?search=total&per_page=3&page=3", { token });
+    expect(beyond.body).toEqual([]);
+    expect(beyond.headers.get("x-total")).toBeNull();
   });
 
   it("gives @gitbeaker/rest its totals, and lets it walk by keyset", async () => {

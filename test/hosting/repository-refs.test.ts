@@ -104,7 +104,9 @@ describe("branches", () => {
     const sha = git(dir, "rev-parse", "main").trim();
     expect(await post({ branch: sha, ref: "main" })).toMatchObject({ status: 400, body: { message: "You cannot create a branch with a SHA-1 or SHA-256 branch name." } });
     expect(await post({ ref: "main" })).toMatchObject({ status: 400, body: { error: "branch is missing" } });
-    expect(await post({ branch: "x", ref: "main", extra: 1 })).toMatchObject({ status: 400, body: { error: "extra is not a recognized parameter" } });
+    // An undeclared parameter is dropped, not refused (Grape's `declared(params)`); declared ones are still checked.
+    expect(await post({ branch: "x", ref: "nope", extra: 1 })).toMatchObject({ status: 400, body: { message: "Invalid reference name: nope" } });
+    expect(await post({ branch: 5, ref: "main", extra: 1 })).toMatchObject({ status: 400, body: { error: "branch is invalid" } });
     expect(await api("GET", `${repo(id)}/branches/nope`, { token: owner.token })).toMatchObject({ status: 404, body: { message: "404 Branch Not Found" } });
     expect(await api("DELETE", `${repo(id)}/branches/nope`, { token: owner.token })).toMatchObject({ status: 404, body: { message: "404 Branch Not Found" } });
     expect(await api("GET", `${repo(id)}/branches?sort=sideways`, { token: owner.token })).toMatchObject({ status: 400, body: { error: "sort does not have a valid value" } });

@@ -92,7 +92,8 @@ describe("PUT /projects/:id/transfer", () => {
     const project = await newProject(owner.token);
     const group = await newGroup(owner.token);
     expect(await api("PUT", `/api/v4/projects/${project.id}/transfer`, { token: owner.token, body: {} })).toMatchObject({ status: 400, body: { error: "namespace is missing" } });
-    expect((await api("PUT", `/api/v4/projects/${project.id}/transfer`, { token: owner.token, body: { namespace: group.id, path: "x" } })).status).toBe(400);
+    // A declared parameter of the wrong type is refused; an undeclared one beside it is not the reason.
+    expect(await api("PUT", `/api/v4/projects/${project.id}/transfer`, { token: owner.token, body: { namespace: [group.id], path: "x" } })).toMatchObject({ status: 400, body: { error: "namespace is invalid" } });
     await setReadOnly(project.id, true);
     try {
       expect(await api("PUT", `/api/v4/projects/${project.id}/transfer`, { token: owner.token, body: { namespace: group.id } })).toMatchObject(READ_ONLY);
@@ -161,7 +162,7 @@ describe("POST /groups/:id/transfer", () => {
       body: { message: "Transfer failed: You don't have enough permissions." },
     });
     expect((await api("POST", `/api/v4/groups/${group.id}/transfer`, { token: owner.token, body: { group_id: "abc" } })).status).toBe(400);
-    expect((await api("POST", `/api/v4/groups/${group.id}/transfer`, { token: owner.token, body: { parent: 1 } })).status).toBe(400);
+    expect(await api("POST", `/api/v4/groups/${group.id}/transfer`, { token: owner.token, body: { group_id: [target.id], parent: 1 } })).toMatchObject({ status: 400, body: { error: "group_id is invalid" } });
   });
 
   it("is refused while a project below the group is being moved", async () => {

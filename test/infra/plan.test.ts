@@ -83,6 +83,17 @@ describe("least privilege", () => {
     const others = [...routes.map((r) => linksOf(r.module, "route")), ...workers.filter((w) => !w.module.startsWith("errortracking/workers/")).map((w) => linksOf(w.module, w.kind))];
     expect(others.filter((links) => links.includes("HookQueue"))).toEqual([]);
   });
+
+  it("gives the read-only view of the background work to the Sidekiq metrics routes only", () => {
+    expect(linksOf("monitoring/http/job-stats", "route")).toEqual(["Main", "BackgroundWork", "BootstrapAdminToken"]);
+    const holders = [...routes.map((r) => ({ module: r.module, links: linksOf(r.module, "route") })), ...workers.map((w) => ({ module: w.module, links: linksOf(w.module, w.kind) }))];
+    expect([...new Set(holders.filter((h) => h.links.includes("BackgroundWork")).map((h) => h.module))].sort()).toEqual([
+      "monitoring/http/compound-metrics",
+      "monitoring/http/job-stats",
+      "monitoring/http/process-metrics",
+      "monitoring/http/queue-metrics",
+    ]);
+  });
 });
 
 describe("files read at run time", () => {

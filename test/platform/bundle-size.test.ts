@@ -21,7 +21,11 @@ describe("Lambda bundles", () => {
     const over = build.functions
       .filter((fn) => fn.bytes > sizeBudget(fn, build, BUDGET_RATIO))
       .map((fn) => `${fn.name}: ${kib(fn.bytes)} > ${kib(sizeBudget(fn, build, BUDGET_RATIO))}`);
-    expect(over, `bare handler ${kib(build.bare.bytes)}, isomorphic-git ${kib(build.gitAlone.bytes)}, bzip2 ${kib(build.bzip2Alone.bytes)}`).toEqual([]);
+    expect(over, `bare handler ${kib(build.bare.bytes)}, isomorphic-git ${kib(build.gitAlone.bytes)}, bzip2 ${kib(build.bzip2Alone.bytes)}, Markdown ${kib(build.markdownAlone.bytes)}`).toEqual([]);
+  });
+
+  it("carry the Markdown renderer only where Markdown is rendered: POST /markdown and reading one wiki page", () => {
+    expect(build.functions.filter((f) => f.markdown).map((f) => f.module).sort()).toEqual(["hosting/http/get-project-wiki-page", "hosting/http/get-wiki-page", "markdown/http/render-markdown"]);
   });
 
   it("validate with zod/mini, never classic zod (its methods cannot be tree-shaken: 70-100 KB a bundle)", () => {

@@ -191,6 +191,7 @@ const builders: Record<string, (v: Vars) => Promise<void>> = {
     const p = (await call("POST", "/api/v4/projects", { name: unique("doc"), initialize_with_readme: true })).body;
     v.project = String(p.id);
     v.project_path = encodeURIComponent(p.path_with_namespace);
+    v.project_full_path = p.path_with_namespace;
     v.owner = String((await call("GET", "/api/v4/user")).body.id);
   },
   /** The file the doc's repository files examples update and delete. */
@@ -363,6 +364,10 @@ const builders: Record<string, (v: Vars) => Promise<void>> = {
     await builders.group!(v);
     await builders.user!(v);
     await call("POST", `/api/v4/groups/${v.group}/members`, { user_id: Number(v.user), access_level: 30 });
+  },
+  async public_snippet(v) {
+    const files = [{ file_path: "oconnerrice.rb", content: "puts 'Hello'" }];
+    v.snippet = String((await call("POST", "/api/v4/snippets", { title: "Ratione cupiditate et laborum temporibus.", visibility: "public", files })).body.id);
   },
   async snippet(v) {
     const files = [

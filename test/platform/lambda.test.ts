@@ -69,6 +69,37 @@ describe("route modules as Lambda handlers", () => {
     expect(body.web_url).toBe(`https://api.example.test/${created.body.path_with_namespace}`);
   });
 
+  it("drops undeclared parameters as GitLab does, naming them in a debug line without their values", async () => {
+    const { handler, routeKey } = await handlerOf("POST", "/api/v4/groups");
+    const path = unique("dropped");
+    const lines: string[] = [];
+    const write = process.stdout.write;
+    const level = process.env.LOG_LEVEL;
+    process.env.LOG_LEVEL = "debug";
+    process.stdout.write = ((chunk: string) => lines.push(String(chunk)) > 0) as typeof process.stdout.write;
+    let res: Awaited<ReturnType<Handler>>;
+    try {
+      res = await handler(
+        apiGatewayEvent(routeKey, "/api/v4/groups", {
+          headers: { "private-token": adminToken(), "content-type": "application/json" },
+          query: "from_the_query=query-secret-value",
+          body: JSON.stringify({ name: "Dropped", path, legacy_field: "body-secret-value" }),
+        }),
+        context,
+      );
+    } finally {
+      process.stdout.write = write;
+      if (level === undefined) delete process.env.LOG_LEVEL;
+      else process.env.LOG_LEVEL = level;
+    }
+    expect(res.statusCode).toBe(201);
+    expect(JSON.parse(res.body)).toMatchObject({ path });
+    expect(JSON.parse(res.body)).not.toHaveProperty("legacy_field");
+    const dropped = lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.msg === "undeclared parameters dropped");
+    expect(dropped).toEqual([expect.objectContaining({ level: "debug", names: ["from_the_query", "legacy_field"] })]);
+    expect(lines.join("")).not.toMatch(/secret-value/);
+  });
+
   it("validates a JSON body the same way as the local server", async () => {
     const { handler, routeKey } = await handlerOf("POST", "/api/v4/groups");
     const res = await handler(

@@ -15,7 +15,7 @@ export const endpoint = defineEndpoint(
     const project = await maintainedProject(principal, params.id);
     const page = pageRequest(query);
     const result = await listClientKeys(project.id, page.offset, page.perPage);
-    setPageHeaders(c, page, result.hasMore);
+    setPageHeaders(c, page, result.hasMore, undefined, result.items.length);
     return result.items.map((k) => clientKeyEntity(c, k));
   },
 );

@@ -18,7 +18,7 @@ export const endpoint = defineEndpoint(
     if (!hook) throw notFound();
     const page = pageRequest(query);
     const result = await listDeliveries(hook.id, page.offset, page.perPage);
-    setPageHeaders(c, page, result.hasMore);
+    setPageHeaders(c, page, result.hasMore, undefined, result.items.length);
     return result.items.map(deliveryEntity);
   },
 );

@@ -15,7 +15,7 @@ export const endpoint = defineEndpoint(
     const project = await maintainedProject(principal, params.id);
     const page = pageRequest(query);
     const all = await listHooks(project.id);
-    setPageHeaders(c, page, all.length > page.offset + page.perPage);
+    setPageHeaders(c, page, all.length > page.offset + page.perPage, all.length);
     return all.slice(page.offset, page.offset + page.perPage).map(hookEntity);
   },
 );

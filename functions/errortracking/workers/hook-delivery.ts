@@ -13,6 +13,7 @@ import * as z from "zod/mini";
 import { sqsClient } from "../../platform/aws-sqs.js";
 import { describeError, log } from "../../platform/log.js";
 import { processBatch } from "./batch.js";
+import { countJobs } from "../../platform/job-stats.js";
 import { findProject } from "../../hosting/domain/projects.js";
 import { findHook } from "../hooks/store.js";
 import { attempt, buildPayload, claimDelivery, triggerContext } from "../hooks/delivery.js";
@@ -76,8 +77,8 @@ async function returnIn(record: SQSRecord, seconds: number): Promise<void> {
     .catch((err) => log.warn("hook message's return to the queue not set", { messageId: record.messageId, ...describeError(err) }));
 }
 
-export function handler(event: SQSEvent, _context?: Context): Promise<SQSBatchResponse> {
-  return processBatch(event, deliver, async (record, err) => {
+export async function handler(event: SQSEvent, _context?: Context): Promise<SQSBatchResponse> {
+  const response = await processBatch(event, deliver, async (record, err) => {
     if (err instanceof HeldElsewhere) {
       log.info("hook delivery held by another sender; comes back when its lock expires", { messageId: record.messageId });
       // A second past the lock's expiry, so the copy does not find it held again.
@@ -87,4 +88,7 @@ export function handler(event: SQSEvent, _context?: Context): Promise<SQSBatchRe
     else log.error("hook delivery failed", { messageId: record.messageId, ...describeError(err) });
     await returnIn(record, backoffSeconds(record));
   });
+  // Sidekiq's processed and failed (GET /sidekiq/job_stats): one write for the batch.
+  await countJobs(event.Records.length, response.batchItemFailures.length);
+  return response;
 }

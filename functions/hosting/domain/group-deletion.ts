@@ -12,18 +12,16 @@
  * Pending deletions are found with one Query on their own partition (`pendingGroupDeletionKey`),
  * never a Scan. The job is idempotent: each run starts from what is left.
  */
-import { getItems, pad, queryAll, transact, deleteItem } from "../../platform/db/table.js";
+import { getItems, queryAll, transact, deleteItem } from "../../platform/db/table.js";
 import { log } from "../../platform/log.js";
 import { readOnlyError, withRepositoryWrite } from "./write-path.js";
-import { containerKey } from "./keys.js";
+import { containerKey, PENDING_GROUP_DELETIONS, pendingGroupDeletionKey } from "./keys.js";
 import { deleteGroup, findGroup, type Group } from "./groups.js";
 import { groupHasChildren } from "./group-listing.js";
 import { deleteProject, findProject } from "./projects.js";
 import { removeRepository } from "./git/index.js";
 
-/** The marker of a group waiting for the job; the partition lists every pending deletion. */
-export const PENDING_GROUP_DELETIONS = "GROUPDELETIONS";
-export const pendingGroupDeletionKey = (groupId: number) => ({ pk: PENDING_GROUP_DELETIONS, sk: `GROUP#${pad(groupId)}` });
+export { PENDING_GROUP_DELETIONS, pendingGroupDeletionKey };
 
 interface Subtree {
   /** The group and its descendants, parents before children. */

@@ -10,7 +10,7 @@
  */
 import { getItem, getItems, isConditionFailure, queryAll, transact, type TransactItem } from "../../platform/db/table.js";
 import { ApiError } from "../../platform/http/errors.js";
-import { findGroup, type Group } from "./groups.js";
+import { findGroup, groupFullName, type Group } from "./groups.js";
 import { containerKey, groupChildKey, pathClaimKey } from "./keys.js";
 import { groupNamespace } from "./namespaces.js";
 import { fullPathOf, type Project } from "./projects.js";
@@ -38,7 +38,7 @@ export async function transferGroup(group: Group, parent: Group | undefined): Pr
     const below = g.ancestorIds.indexOf(group.id);
     const ancestorIds = g.id === group.id ? newAncestors : [...g.ancestorIds.slice(0, below + 1), ...newAncestors];
     const parentId = g.id === group.id ? (parent?.id ?? null) : g.parentId;
-    moved.set(g.id, { ...g, fullPath: newFullPath + g.fullPath.slice(group.fullPath.length), ancestorIds, parentId });
+    moved.set(g.id, { ...g, fullPath: newFullPath + g.fullPath.slice(group.fullPath.length), fullName: fullNameIn(moved, g, group.id, parent), ancestorIds, parentId });
   }
 
   const claims: TransactItem[] = [];
@@ -53,8 +53,8 @@ export async function transferGroup(group: Group, parent: Group | undefined): Pr
     rewrites.push({
       Update: {
         Key: containerKey("group", g.id),
-        UpdateExpression: "SET fullPath = :f, ancestorIds = :a, parentId = :p",
-        ExpressionAttributeValues: { ":f": next.fullPath, ":a": next.ancestorIds, ":p": next.parentId },
+        UpdateExpression: "SET fullPath = :f, ancestorIds = :a, parentId = :p, fullName = :n",
+        ExpressionAttributeValues: { ":f": next.fullPath, ":a": next.ancestorIds, ":p": next.parentId, ":n": next.fullName },
         ConditionExpression: "attribute_exists(pk)",
       },
     });
@@ -63,22 +63,53 @@ export async function transferGroup(group: Group, parent: Group | undefined): Pr
     const namespace = groupNamespace(moved.get(p.namespace.id)!);
     claim(fullPathOf({ ...p, namespace }), "project", p.id);
     releases.push({ Delete: { Key: pathClaimKey(fullPathOf(p)) } });
-    rewrites.push({
-      Update: {
-        Key: containerKey("project", p.id),
-        UpdateExpression: "SET #ns = :ns",
-        // Still in the group read: a project transferred out meanwhile is left alone.
-        ConditionExpression: "#ns.id = :group AND #ns.kind = :kind",
-        ExpressionAttributeNames: { "#ns": "namespace" },
-        ExpressionAttributeValues: { ":ns": namespace, ":group": p.namespace.id, ":kind": "group" },
-      },
-    });
+    rewrites.push(projectNamespaceRewrite(p, namespace));
   }
   if (group.parentId !== null) rewrites.push({ Delete: { Key: groupChildKey(group.parentId, "group", group.id) } });
   if (parent) rewrites.push({ Put: { Item: { ...groupChildKey(parent.id, "group", group.id) } } });
 
   await applyTransfer(claims, rewrites, releases);
   return moved.get(group.id)!;
+}
+
+/**
+ * A group's full name (`Parent / Child`) where `root` goes under `parent` (undefined: the top level);
+ * `named` holds the groups above `g` in the tree already, as `subtree` lists them parents first.
+ */
+function fullNameIn(named: Map<number, Group>, g: Group, rootId: number, parent: Group | undefined): string {
+  const above = g.id === rootId ? parent : named.get(g.parentId!);
+  return above ? `${groupFullName(above)} / ${g.name}` : g.name;
+}
+
+/** The namespace a project of the tree carries, rewritten; a project transferred out meanwhile is left alone. */
+const projectNamespaceRewrite = (p: Project, namespace: ReturnType<typeof groupNamespace>): TransactItem => ({
+  Update: {
+    Key: containerKey("project", p.id),
+    UpdateExpression: "SET #ns = :ns",
+    ConditionExpression: "#ns.id = :group AND #ns.kind = :kind",
+    ExpressionAttributeNames: { "#ns": "namespace" },
+    ExpressionAttributeValues: { ":ns": namespace, ":group": p.namespace.id, ":kind": "group" },
+  },
+});
+
+/**
+ * After a group's rename, what carries its name follows, as GitLab's names are always current: its
+ * full name and its subgroups', and the namespace every project below carries (`name_with_namespace`).
+ * No path changes, so no claims: the rewrites go in transactions of up to 100 items. Answers the group.
+ */
+export async function renameGroupTree(group: Group): Promise<Group> {
+  const { groups, projects } = await subtree(group.id);
+  const parent = group.parentId === null ? undefined : await findGroup(group.parentId);
+  const named = new Map<number, Group>();
+  const rewrites: TransactItem[] = [];
+  for (const g of groups) {
+    const next = { ...g, fullName: fullNameIn(named, g.id === group.id ? group : g, group.id, parent) };
+    named.set(g.id, next);
+    rewrites.push({ Update: { Key: containerKey("group", g.id), UpdateExpression: "SET fullName = :n", ConditionExpression: "attribute_exists(pk)", ExpressionAttributeValues: { ":n": next.fullName } } });
+  }
+  for (const p of projects) rewrites.push(projectNamespaceRewrite(p, groupNamespace(named.get(p.namespace.id)!)));
+  for (const chunk of chunks(rewrites)) await transact(chunk);
+  return named.get(group.id) ?? group;
 }
 
 /** The group and every group and project below it, read level by level (one Query per group). */

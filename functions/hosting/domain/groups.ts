@@ -13,6 +13,11 @@ export interface Group extends SharedGroup {
   name: string;
   path: string;
   fullPath: string;
+  /**
+   * GitLab's `full_name`: the names of its ancestors and its own, `Parent / Child`. Absent on groups
+   * written before it was kept, until their next rename or transfer (`groupFullName` reads `name`).
+   */
+  fullName?: string;
   description: string;
   visibility: Visibility;
   parentId: number | null;
@@ -30,6 +35,9 @@ export interface Group extends SharedGroup {
   /** GitLab's `share_with_group_lock`: its projects and its subgroups' cannot be shared with other groups. */
   shareWithGroupLock?: boolean;
 }
+
+/** GitLab's `full_name`, a group namespace's human name (its projects' `name_with_namespace` starts with it). */
+export const groupFullName = (g: Pick<Group, "name" | "fullName">) => g.fullName ?? g.name;
 
 /** The settings a group is created with or changes (GitLab's names in `groupView`). */
 export type GroupSettings = Partial<Pick<Group, "requestAccessEnabled" | "shareWithGroupLock">>;
@@ -83,6 +91,7 @@ export async function createGroup(
     name: input.name,
     path: input.path,
     fullPath,
+    fullName: parent ? `${groupFullName(parent)} / ${input.name}` : input.name,
     description: input.description ?? "",
     visibility: input.visibility ?? "private",
     parentId: parent?.id ?? null,
@@ -190,7 +199,7 @@ export function groupView(group: Group, baseUrl: string) {
     path: group.path,
     description: group.description,
     visibility: group.visibility,
-    full_name: group.fullPath.split("/").join(" / "),
+    full_name: groupFullName(group),
     full_path: group.fullPath,
     parent_id: group.parentId,
     created_at: group.createdAt,

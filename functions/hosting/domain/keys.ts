@@ -18,6 +18,7 @@
  * | comment on a commit       | PROJECT#<id>            | COMMIT_NOTE#<sha>#<note id> |                       |                                        |
  * | path claim                | NAMESPACE#<full path>   | NAMESPACE       |                                   |                                        |
  * | visible-to-all marker     | VISIBLE#<kind>          | <id>            |                                   |                                        |
+ *   (for snippets: public and internal ones, personal and project, with `createdAt` and `projectId`)
  * | project order entry       | PROJECTS#BY#<order>#<audience> | <sort value>#<id> |                           |                                        |
  *
  * A container item carries its repository's state (`storage`, `relativePath`, `readOnly`,
@@ -99,6 +100,9 @@ export const accessRequestKey = (kind: "project" | "group", containerId: number,
 export const accessRequestsRange = (kind: "project" | "group", containerId: number) => ({ pk: `${kind.toUpperCase()}#${containerId}`, skPrefix: "REQUEST#" });
 export const pathClaimKey = (fullPath: string) => ({ pk: `NAMESPACE#${fullPath.toLowerCase()}`, sk: "NAMESPACE" });
 export const visibleMarkerKey = (kind: ContainerKind, id: number) => ({ pk: `VISIBLE#${kind}`, sk: pad(id) });
+/** The marker of a group waiting for the group-deletion job; the partition lists every pending deletion. */
+export const PENDING_GROUP_DELETIONS = "GROUPDELETIONS";
+export const pendingGroupDeletionKey = (groupId: number) => ({ pk: PENDING_GROUP_DELETIONS, sk: `GROUP#${pad(groupId)}` });
 export type ProjectOrderField = "name" | "path" | "updated_at" | "last_activity_at";
 export const projectOrderKey = (field: ProjectOrderField, audience: "all" | "visible", sortValue: string) => ({ pk: projectOrderPk(field, audience), sk: sortValue });
 export const projectOrderPk = (field: ProjectOrderField, audience: "all" | "visible") => `PROJECTS#BY#${field}#${audience}`;

@@ -4,7 +4,7 @@ import { findUser, type User } from "../../identity/domain/users.js";
 import { getItem } from "../../platform/db/table.js";
 import { notFound } from "../../platform/http/errors.js";
 import { AccessLevel, canSee } from "./access.js";
-import { findGroup, groupLevel, type Group } from "./groups.js";
+import { findGroup, groupFullName, groupLevel, type Group } from "./groups.js";
 import { pathClaimKey } from "./keys.js";
 
 export interface Namespace {
@@ -13,6 +13,8 @@ export interface Namespace {
   name: string;
   path: string;
   fullPath: string;
+  /** A group's full name (`groupFullName`) as its projects carry it; a user namespace's human name is `name`. */
+  fullName?: string;
   parentId: number | null;
   ownerId?: number;
   /** The group and its ancestors, nearest first (empty for a user namespace). */
@@ -20,7 +22,7 @@ export interface Namespace {
 }
 
 export function groupNamespace(group: Group): Namespace {
-  return { kind: "group", id: group.id, name: group.name, path: group.path, fullPath: group.fullPath, parentId: group.parentId, groupIds: [group.id, ...group.ancestorIds] };
+  return { kind: "group", id: group.id, name: group.name, path: group.path, fullPath: group.fullPath, fullName: groupFullName(group), parentId: group.parentId, groupIds: [group.id, ...group.ancestorIds] };
 }
 
 export function userNamespace(user: { id: number; username: string; name: string }): Namespace {

@@ -5,7 +5,8 @@
  * A user who is a member of thousands of other projects costs nothing more here (a private one may
  * be shared with the caller's groups: those the caller reaches so are one Query per group it is in).
  */
-import { getItems, queryAll } from "../../platform/db/table.js";
+import { getItems, isConditionFailure, queryAll, updateItem } from "../../platform/db/table.js";
+import { mapConcurrently } from "../../platform/concurrency.js";
 import type { Principal } from "../../identity/domain/auth.js";
 import { canSee, projectLevel, type Visibility } from "./access.js";
 import { containerKey, personalProjectKey, PERSONAL_PROJECT_PREFIX } from "./keys.js";
@@ -40,4 +41,24 @@ export async function listPersonalProjects(principal: Principal | undefined, use
   const projects = await getItems<Project>(pageIds.map((id) => containerKey("project", id)));
   // A project deleted between the two reads drops out of the page.
   return { projects: projects.filter((p): p is Project => !!p), total: visible.length };
+}
+
+/**
+ * A user's new name reaches the namespace its personal projects carry (their `name_with_namespace`),
+ * as GitLab's names are always current: one conditional update per project of its entries (a project
+ * transferred out meanwhile is left alone).
+ */
+export async function renamePersonalNamespace(user: { id: number; name: string }): Promise<void> {
+  const entries = await queryAll<PersonalProjectEntry>({ pk: personalProjectKey(user.id, 0).pk, skPrefix: PERSONAL_PROJECT_PREFIX, projection: ["projectId"] });
+  await mapConcurrently(entries, 8, (e) =>
+    updateItem({
+      ...containerKey("project", e.projectId),
+      update: "SET #ns.#name = :name",
+      condition: "#ns.kind = :user AND #ns.id = :id",
+      names: { "#ns": "namespace", "#name": "name" },
+      values: { ":name": user.name, ":user": "user", ":id": user.id },
+    }).catch((err: unknown) => {
+      if (!isConditionFailure(err)) throw err;
+    }),
+  );
 }

@@ -5,6 +5,11 @@ import { fullPathOf, type Project } from "./projects.js";
 import { gitBaseUrl } from "./git-url.js";
 import { sharedWithGroupsView } from "./group-shares.js";
 
+/**
+ * GitLab's `name_with_namespace`, in every view: the namespace's human name (a group's full name, a
+ * user's name), then the project's. Projects in groups written before the full name was kept show the group's own name.
+ */
+const nameWithNamespace = (project: Project) => `${project.namespace.fullName ?? project.namespace.name} / ${project.name}`;
 
 export function projectView(project: Project, baseUrl: string, opts: { admin: boolean }) {
   const fullPath = fullPathOf(project);
@@ -14,7 +19,7 @@ export function projectView(project: Project, baseUrl: string, opts: { admin: bo
     id: project.id,
     description: project.description,
     name: project.name,
-    name_with_namespace: `${project.namespace.kind === "user" ? project.namespace.name : project.namespace.fullPath.split("/").join(" / ")} / ${project.name}`,
+    name_with_namespace: nameWithNamespace(project),
     path: project.path,
     path_with_namespace: fullPath,
     created_at: project.createdAt,
@@ -68,7 +73,7 @@ export function projectIdentity(project: Project) {
     id: project.id,
     description: project.description,
     name: project.name,
-    name_with_namespace: `${project.namespace.fullPath.split("/").join(" / ")} / ${project.name}`,
+    name_with_namespace: nameWithNamespace(project),
     path: project.path,
     path_with_namespace: fullPathOf(project),
     created_at: project.createdAt,

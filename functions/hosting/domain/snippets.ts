@@ -3,14 +3,14 @@
  * snippets belong to their author; project snippets (`projectId`) also to a project, whose members
  * reach them through `project-snippets.ts`. Both kinds live on storages and move with snippet moves.
  */
-import { getItem, isConditionFailure, nextId, putItem, queryAll, queryPage, transact, updateItem, GSI1 } from "../../platform/db/table.js";
+import { getItem, isConditionFailure, nextId, putItem, queryAll, queryPage, transact, GSI1, type TransactItem } from "../../platform/db/table.js";
 import type { RequestOrigin } from "../../platform/http/request-origin.js";
 import { badRequest, forbidden, notFound, paramError } from "../../platform/http/errors.js";
 import { describeError, log } from "../../platform/log.js";
 import type { Principal } from "../../identity/domain/auth.js";
 import { pickStorage } from "../../identity/domain/settings.js";
 import { AccessLevel, canSee, type Visibility } from "./access.js";
-import { containerKey, snippetsOfAuthorIndex, snippetsOfProjectIndex, storageIndexKeys } from "./keys.js";
+import { containerKey, snippetsOfAuthorIndex, snippetsOfProjectIndex, storageIndexKeys, visibleMarkerKey } from "./keys.js";
 import { commitActions, hashedRelativePath, initRepository, listTree, readFile, removeRepository } from "./git/index.js";
 import { readRepository } from "./read-path.js";
 import { withRepositoryWrite, type RepositoryLocation } from "./write-path.js";
@@ -71,6 +71,15 @@ export async function writableSnippet(principal: Principal, id: number): Promise
 
 const authorOf = (p: Principal) => ({ name: p.user.name, email: p.user.email });
 
+/**
+ * A public or internal snippet's entry among `VISIBLE#snippet` (with what the instance-wide lists
+ * filter on, `snippet-lists.ts`); a private one has none. Written with every change of visibility.
+ */
+const visibleEntryWrite = (s: Snippet): TransactItem =>
+  s.visibility === "private"
+    ? { Delete: { Key: visibleMarkerKey("snippet", s.id) } }
+    : { Put: { Item: { ...visibleMarkerKey("snippet", s.id), visibility: s.visibility, createdAt: s.createdAt, ...(s.projectId !== undefined ? { projectId: s.projectId } : {}) } } };
+
 export async function createSnippet(
   principal: Principal,
   input: { title: string; description?: string; visibility?: Visibility; files: Array<{ file_path: string; content: string }>; createdFrom?: RequestOrigin; projectId?: number },
@@ -112,6 +121,7 @@ export async function createSnippet(
     await discard(snippet).catch((cleanup) => log.warn("snippet rollback failed", { snippetId: id, ...describeError(cleanup) }));
     throw err;
   }
+  if (snippet.visibility !== "private") await transact([visibleEntryWrite(snippet)]);
   return snippet;
 }
 
@@ -164,12 +174,17 @@ export async function updateSnippet(
       visibility: changes.visibility ?? snippet.visibility,
       updatedAt: new Date().toISOString(),
     };
-    await updateItem({
-      ...containerKey("snippet", snippet.id),
-      update: "SET title = :t, description = :d, visibility = :v, updatedAt = :u",
-      condition: "attribute_exists(pk)",
-      values: { ":t": next.title, ":d": next.description, ":v": next.visibility, ":u": next.updatedAt },
-    });
+    await transact([
+      {
+        Update: {
+          Key: containerKey("snippet", snippet.id),
+          UpdateExpression: "SET title = :t, description = :d, visibility = :v, updatedAt = :u",
+          ConditionExpression: "attribute_exists(pk)",
+          ExpressionAttributeValues: { ":t": next.title, ":d": next.description, ":v": next.visibility, ":u": next.updatedAt },
+        },
+      },
+      visibleEntryWrite(next),
+    ]);
     return next;
   });
 }
@@ -177,7 +192,7 @@ export async function updateSnippet(
 /** Deletes the item and the repository; refused while read-only (a move would leave a copy behind). */
 export async function deleteSnippet(snippet: Snippet): Promise<void> {
   await withRepositoryWrite("snippet", snippet.id, async (loc) => {
-    await transact([{ Delete: { Key: containerKey("snippet", snippet.id) } }]);
+    await transact([{ Delete: { Key: containerKey("snippet", snippet.id) } }, { Delete: { Key: visibleMarkerKey("snippet", snippet.id) } }]);
     if (loc) await removeRepository(loc.storage, loc.relativePath);
   });
 }

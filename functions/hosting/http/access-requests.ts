@@ -36,7 +36,7 @@ export async function list(kind: MemberKind, c: Context, principal: Principal, i
   if (!container.manages) throw forbidden();
   const page = pageRequest(query);
   const { requests, hasMore, total } = await listAccessRequests(kind, container.id, page.offset, page.perPage);
-  setPageHeaders(c, page, hasMore, total);
+  setPageHeaders(c, page, hasMore, total, requests.length);
   return requests.map((r) => accessRequesterView(r, baseUrl(c)));
 }
 

@@ -9,7 +9,7 @@ import { fullPathOf } from "../domain/projects.js";
 import { projectParams } from "./schemas.js";
 import { writableProject } from "./repository-access.js";
 
-const action = z.strictObject({
+const action = z.object({
   action: z.enum(["create", "update", "delete", "move", "chmod"]),
   file_path: z.string().check(z.minLength(1), z.maxLength(4096)),
   previous_path: z.optional(z.string().check(z.minLength(1), z.maxLength(4096))),

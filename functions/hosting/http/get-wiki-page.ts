@@ -1,5 +1,5 @@
 import { lambda } from "../../platform/http/lambda.js";
-import { getWikiPage } from "./wiki-endpoints.js";
+import { getWikiPage } from "./wiki-page-read.js";
 
 export const endpoint = getWikiPage("group");
 export const handler = lambda(endpoint);

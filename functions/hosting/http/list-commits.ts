@@ -18,7 +18,7 @@ export const endpoint = defineEndpoint(
     const result = await readRepository("project", project.id, project, (loc) =>
       listCommits(loc.storage, loc.relativePath, { ref: query.ref_name, all: query.all, offset: page.offset, limit: page.perPage }),
     );
-    setPageHeaders(c, page, result.hasMore);
+    setPageHeaders(c, page, result.hasMore, undefined, result.commits.length);
     return result.commits.map((commit) => ({ ...commit, web_url: `${baseUrl(c)}/${fullPathOf(project)}/-/commit/${commit.id}` }));
   },
 );

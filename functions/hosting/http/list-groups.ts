@@ -10,7 +10,7 @@ import { groupFilters, groupListQuery } from "./group-lists.js";
 export const endpoint = defineEndpoint({ summary: "List groups", access: "public", query: groupListQuery }, async ({ c, principal, query }) => {
   const page = pageRequest(query);
   const { groups, hasMore, total } = await listGroups(principal, page.offset, page.perPage, groupFilters(c, query));
-  setPageHeaders(c, page, hasMore, total);
+  setPageHeaders(c, page, hasMore, total, groups.length);
   return groups.map((g) => groupView(g, baseUrl(c)));
 });
 export const handler = lambda(endpoint);

@@ -23,7 +23,7 @@ export const endpoint = defineEndpoint(
     const page = pageRequest(query);
     const search = query.search?.trim() || undefined;
     const { namespaces, hasMore, total } = await listNamespaces(principal, { search, ownedOnly: query.owned_only, topLevelOnly: query.top_level_only }, page.offset, page.perPage);
-    setPageHeaders(c, page, hasMore, total);
+    setPageHeaders(c, page, hasMore, total, namespaces.length);
     return namespaces.map((ns) => namespaceView(ns, baseUrl(c)));
   },
 );

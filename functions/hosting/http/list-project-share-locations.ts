@@ -28,7 +28,7 @@ export const endpoint = defineEndpoint(
       const filters = { search: query.search || undefined, skip: new Set([...project.namespace.groupIds, ...Object.keys(project.shares ?? {}).map(Number)]) };
       if (principal.user.admin) {
         const listed = await listGroups(principal, page.offset, page.perPage, filters);
-        setPageHeaders(c, page, listed.hasMore, listed.total);
+        setPageHeaders(c, page, listed.hasMore, listed.total, listed.groups.length);
         return listed.groups.map((g) => groupView(g, baseUrl(c)));
       }
       groups = await visibleGroupsAmong(principal, await groupIdsReachedBy(principal.user.id), filters);

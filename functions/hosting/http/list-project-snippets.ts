@@ -15,7 +15,7 @@ export const endpoint = defineEndpoint(
     const access = await projectForSnippets(principal, params.id);
     const page = pageRequest(query);
     const { snippets, hasMore } = await listVisibleProjectSnippets(principal, access, page.offset, page.perPage);
-    setPageHeaders(c, page, hasMore);
+    setPageHeaders(c, page, hasMore, undefined, snippets.length);
     const authors = new Map<number, Promise<User | undefined>>();
     return Promise.all(snippets.map((s) => renderProjectSnippet(c, principal, access.project, s, authors)));
   },

@@ -61,7 +61,7 @@ export const endpoint = defineEndpoint(
       const cursor: Record<string, string> = filters.ascending ? { id_after: String(last?.id) } : { id_before: String(last?.id) };
       setKeysetLink(c, result.hasMore && last ? cursor : undefined, ["id_after", "id_before"]);
     } else {
-      setPageHeaders(c, page, result.hasMore, await cheapTotal(admin, query));
+      setPageHeaders(c, page, result.hasMore, await cheapTotal(admin, query), result.projects.length);
     }
     const base = baseUrl(c);
     // GitLab answers anonymous callers and `simple=true` with the basic entity; statistics (sizes

@@ -13,7 +13,7 @@ export const endpoint = defineEndpoint(
   async ({ c, principal, query }) => {
     const page = pageRequest(query);
     const { snippets, hasMore } = await listSnippetsOfAuthor(principal.user.id, page.offset, page.perPage);
-    setPageHeaders(c, page, hasMore);
+    setPageHeaders(c, page, hasMore, undefined, snippets.length);
     const authors = new Map<number, Promise<User | undefined>>([[principal.user.id, Promise.resolve(principal.user)]]);
     return Promise.all(snippets.map((s) => renderSnippet(c, principal, s, authors)));
   },

@@ -44,7 +44,7 @@ export async function list(kind: MemberKind, c: Context, principal: Principal, i
   const userIds = userIdsOf(c, query);
   if (userIds) return paged(c, page, await listMembersByIds(kind, target.id, userIds));
   const { members, hasMore, total } = await listMembers(kind, target.id, page.offset, page.perPage);
-  setPageHeaders(c, page, hasMore, total);
+  setPageHeaders(c, page, hasMore, total, members.length);
   return members.map((m) => memberView(m, baseUrl(c)));
 }
 

@@ -68,10 +68,10 @@ const simpleFileParams = {
   file_path: z.optional(z.string().check(z.maxLength(4096))),
 };
 
-export const deleteFileBody = z.strictObject(simpleFileParams);
+export const deleteFileBody = z.object(simpleFileParams);
 
 /** `extended_file_params`: create and update also carry the content. */
-export const writeFileBody = z.strictObject({
+export const writeFileBody = z.object({
   ...simpleFileParams,
   content: z.string(),
   encoding: z.optional(z.enum(["text", "base64"])),

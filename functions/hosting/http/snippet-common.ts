@@ -14,7 +14,7 @@ import { snippetView } from "../domain/snippet-view.js";
 export const snippetParams = z.object({ id: positiveInt() });
 export const projectSnippetParams = z.object({ id: idOrPath(), snippet_id: positiveInt() });
 
-const file = z.strictObject({ file_path: z.string().check(z.minLength(1), z.maxLength(4096)), content: z.string() });
+const file = z.object({ file_path: z.string().check(z.minLength(1), z.maxLength(4096)), content: z.string() });
 
 /**
  * A new snippet, personal or project. `files` is the current form; the legacy `file_name` +
@@ -37,7 +37,7 @@ export function newSnippetFiles(body: z.infer<typeof newSnippetBody>): Array<{ f
   return body.files ?? [{ file_path: body.file_name!, content: body.content! }];
 }
 
-const action = z.strictObject({
+const action = z.object({
   action: z.enum(["create", "update", "delete", "move"]),
   file_path: z.string().check(z.minLength(1), z.maxLength(4096)),
   previous_path: z.optional(z.string().check(z.minLength(1), z.maxLength(4096))),

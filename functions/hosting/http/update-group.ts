@@ -5,6 +5,7 @@ import { baseUrl } from "../../platform/http/urls.js";
 import { forbidden } from "../../platform/http/errors.js";
 import { AccessLevel } from "../domain/access.js";
 import { groupView, updateGroup, visibleGroup } from "../domain/groups.js";
+import { renameGroupTree } from "../domain/group-transfer.js";
 import { groupParams, visibility } from "./schemas.js";
 import { chosenGroupSettings, groupSettingFields } from "./group-settings.js";
 
@@ -26,7 +27,8 @@ export const endpoint = defineEndpoint(
     if (level < AccessLevel.owner) throw forbidden();
     const { name, description, visibility: v } = body;
     const changes = Object.fromEntries(Object.entries({ name, description, visibility: v, ...chosenGroupSettings(body) }).filter(([, value]) => value !== undefined));
-    return groupView(await updateGroup(group, changes), baseUrl(c));
+    const updated = await updateGroup(group, changes);
+    return groupView(updated.name !== group.name ? await renameGroupTree(updated) : updated, baseUrl(c));
   },
 );
 export const handler = lambda(endpoint);

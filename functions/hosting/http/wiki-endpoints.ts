@@ -1,13 +1,14 @@
 /**
- * The five wiki endpoints, once, for either owner kind: `/groups/:id/wikis…` and
+ * The wiki endpoints, once, for either owner kind: `/groups/:id/wikis…` and
  * `/projects/:id/wikis…` are the same API over a different wiki repository (`domain/wikis.ts`).
- * Each route module instantiates one of them for its owner.
+ * Each route module instantiates one of them for its owner; reading one page is in
+ * `wiki-page-read.ts`, the one that renders Markdown.
  */
 import * as z from "zod/mini";
 import { defineEndpoint } from "../../platform/http/endpoint.js";
 import { paramError } from "../../platform/http/errors.js";
 import { bool } from "../../platform/http/params.js";
-import { createPage, deletePage, getPage, listPages, updatePage, type WikiOwnerKind } from "../domain/wikis.js";
+import { createPage, deletePage, listPages, updatePage, type WikiOwnerKind } from "../domain/wikis.js";
 import { authorOf, pageView, readableWiki, wikiFormat, wikiPageParams, wikiParams, wikiTitle, writableWiki } from "./wiki-common.js";
 
 /** Every page (none before the first exists); `with_content` adds bodies, as GitLab's full page entity. */
@@ -18,25 +19,6 @@ export const listWikiPages = (owner: WikiOwnerKind) =>
       const pages = await listPages(await readableWiki(owner, principal, params.id), query.with_content ?? false);
       // With content, each page is GitLab's full page entity (its `encoding` too); without, the short one.
       return query.with_content ? pages.map(pageView) : pages;
-    },
-  );
-
-/**
- * One page; `version` (a commit id) reads it as it was then. `render_html=true` is refused: this
- * service renders no Markdown (GitLab would answer the page as HTML).
- */
-export const getWikiPage = (owner: WikiOwnerKind) =>
-  defineEndpoint(
-    {
-      summary: `One ${owner} wiki page`,
-      access: "public",
-      params: wikiPageParams,
-      query: z.object({ version: z.optional(z.string().check(z.regex(/^[0-9a-fA-F]{4,64}$/))), render_html: z.optional(bool()) }),
-    },
-    async ({ principal, params, query }) => {
-      if (query.render_html) throw paramError("render_html is not supported: wiki pages are served as stored, not rendered");
-      const wiki = await readableWiki(owner, principal, params.id);
-      return pageView(await getPage(wiki, params.slug, query.version?.toLowerCase()));
     },
   );
 

@@ -9,6 +9,7 @@ import type { Context } from "aws-lambda";
 import { log } from "../../platform/log.js";
 import { withReservedSpace } from "../../platform/space-reserve.js";
 import { runGroupDeletions } from "../domain/group-deletion.js";
+import { countJobs } from "../../platform/job-stats.js";
 
 const RUN_BUDGET_MS = 45_000;
 
@@ -18,5 +19,7 @@ export async function handler(_event: unknown, context?: Context) {
   // Deleting is how room is made: it runs with the space reserve, so a full disk does not stop it.
   const result = await withReservedSpace(() => runGroupDeletions({ deadline }));
   if (result.deletedGroups || result.deletedProjects || result.pending) log.info("group deletions", { ...result });
+  // Sidekiq's processed (GET /sidekiq/job_stats): each group deleted is one job done.
+  await countJobs(result.deletedGroups);
   return result;
 }

@@ -1,18 +1,10 @@
 import * as z from "zod/mini";
 import { defineEndpoint } from "../../platform/http/endpoint.js";
 import { lambda } from "../../platform/http/lambda.js";
-import { bool, pageQuery, positiveInt } from "../../platform/http/params.js";
+import { bool, dateTime, dateTimeToIso as toIso, pageQuery, positiveInt } from "../../platform/http/params.js";
 import { pageRequest, setPageHeaders } from "../../platform/http/pagination.js";
 import { listTokens, tokenView } from "../domain/tokens.js";
 
-/**
- * Grape reads these as `DateTime`: a date alone (`2022-01-01`, GitLab's own example), a time without
- * a zone (`2022-01-01T00:00:00`, read as UTC) or one with an offset.
- */
-const dateTime = () => z.union([z.iso.date(), z.iso.datetime({ offset: true, local: true })]);
-const hasZone = /(?:[zZ]|[+-]\d\d:?\d\d)$/;
-/** A date alone is UTC midnight in JavaScript already; a zoneless time is made UTC, as Ruby reads it. */
-const toIso = (v: string | undefined) => (v === undefined ? undefined : new Date(v.length === 10 || hasZone.test(v) ? v : `${v}Z`).toISOString());
 
 /**
  * GitLab's `GET /personal_access_tokens`: an administrator sees every user's tokens (or one user's,
@@ -50,7 +42,7 @@ export const endpoint = defineEndpoint(
       page.offset,
       page.perPage,
     );
-    setPageHeaders(c, page, result.hasMore);
+    setPageHeaders(c, page, result.hasMore, undefined, result.items.length);
     return result.items.map((t) => tokenView(t));
   },
 );

@@ -39,11 +39,11 @@ export const endpoint = defineEndpoint(
     }
     if (query.blocked === true) {
       const blocked = await queryPage<User>({ index: GSI2, pk: "USERS#blocked", ascending: true, offset: page.offset, limit: page.perPage });
-      setPageHeaders(c, page, blocked.hasMore);
+      setPageHeaders(c, page, blocked.hasMore, undefined, blocked.items.length);
       return blocked.items.map((u) => view(toUser(u), baseUrl(c)));
     }
     const { users, hasMore } = await listUsers(page.offset, page.perPage);
-    setPageHeaders(c, page, hasMore);
+    setPageHeaders(c, page, hasMore, undefined, users.length);
     return users.map((u) => view(u, baseUrl(c)));
   },
 );

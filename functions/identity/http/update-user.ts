@@ -8,6 +8,7 @@ import { findUser, adminUser, PROFILE_FIELDS, type ProfileField } from "../domai
 import { readAvatar, saveAvatar } from "../domain/avatars.js";
 import { setAvatar, updateUser } from "../domain/user-admin.js";
 import { userEmail, userParams } from "./user-schemas.js";
+import { renamePersonalNamespace } from "../../hosting/domain/personal-projects.js";
 
 const text = (max: number) => z.optional(z.string().check(z.maxLength(max)));
 const profileShape = Object.fromEntries(PROFILE_FIELDS.map((f) => [f, text(f === "bio" || f === "note" ? 255 : 500)])) as Record<ProfileField, ReturnType<typeof text>>;
@@ -43,7 +44,9 @@ export const endpoint = defineEndpoint(
     if (body.username !== undefined && body.username !== user.username) throw validationError({ username: ["cannot be changed: it names the user's namespace"] });
     const avatar = body.avatar ? await readAvatar(body.avatar) : undefined;
     const profile = Object.fromEntries(PROFILE_FIELDS.filter((f) => body[f] !== undefined).map((f) => [f, body[f]!]));
+    const before = user.name;
     user = await updateUser(user, { name: body.name, email: body.email, admin: body.admin, canCreateGroup: body.can_create_group, privateProfile: body.private_profile, profile });
+    if (user.name !== before) await renamePersonalNamespace(user);
     if (avatar) {
       await saveAvatar(user.id, avatar);
       user = await setAvatar(user, avatar.filename);

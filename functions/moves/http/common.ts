@@ -23,7 +23,7 @@ export async function containerOr404(kind: MoveKind, idOrPath: string) {
   return container;
 }
 
-/** Renders one page of records with GitLab's pagination headers (no `X-Total`: counting would mean reading them all). */
+/** Renders one page of records with GitLab's pagination headers (`X-Total` on the last page only: counting would mean reading them all). */
 export async function pageOfMoves(
   c: Context,
   query: { page?: number; per_page?: number },
@@ -31,6 +31,6 @@ export async function pageOfMoves(
 ) {
   const page = pageRequest(query);
   const result = await read(page.offset, page.perPage);
-  setPageHeaders(c, page, result.hasMore);
+  setPageHeaders(c, page, result.hasMore, undefined, result.items.length);
   return moveViews(result.items, baseUrl(c));
 }

@@ -5,8 +5,8 @@
  */
 import type { Context } from "hono";
 import * as z from "zod/mini";
-import { $ZodObject, type $ZodType as ZodType } from "zod/v4/core";
 import { ApiError, forbidden, paramError, unauthorized } from "./errors.js";
+import { log } from "../log.js";
 import { parseFormParams } from "./form.js";
 import { authenticate, insufficientScope, type Principal } from "../../identity/domain/auth.js";
 import { enforceApiThrottle } from "../../identity/domain/throttle.js";
@@ -99,9 +99,15 @@ async function readMultipart(c: Context, type: string): Promise<Record<string, u
  */
 const FILE_PLACEHOLDERS = new Set(["file", "avatar"]);
 
-/** An object body refuses unknown keys (Grape's "is not a recognized parameter"), as `.strict()` would. */
-function strictIfObject<T extends ZodType>(schema: T): T {
-  return (schema instanceof $ZodObject ? z.clone(schema, { ...schema._zod.def, catchall: z.never() }) : schema) as T;
+/**
+ * Grape's `declared(params)`: a parameter the route does not declare is dropped (zod objects strip
+ * it), never refused; clients of other GitLab versions send some. Named at debug level, never its value.
+ */
+function dropUndeclared(schema: z.core.$ZodType, input: object): object {
+  const shape = (schema as { shape?: object }).shape;
+  const names = shape ? Object.keys(input).filter((k) => !(k in shape) && !AUTH_PARAMS.has(k)) : [];
+  if (names.length) log.debug("undeclared parameters dropped", { names });
+  return input;
 }
 
 export function defineEndpoint<
@@ -115,19 +121,19 @@ export function defineEndpoint<
     req: Request<Out<P>, Out<Q>, Out<B>, A extends "public" ? Principal | undefined : Principal>,
   ) => Promise<Response | unknown>,
 ): Endpoint {
-  const body = spec.body ? strictIfObject(spec.body) : undefined;
+  const body = spec.body;
   return {
     spec: spec as unknown as EndpointSpec<z.core.$ZodType, z.core.$ZodType, z.core.$ZodType>,
     async run(c) {
       const principal = await authorize(c, spec.access, spec.admin ?? false);
       const params = spec.params ? z.parse(spec.params, c.req.param()) : undefined;
-      const query = spec.query ? z.parse(spec.query, c.req.query()) : undefined;
+      const query = spec.query ? z.parse(spec.query, dropUndeclared(spec.query, c.req.query())) : undefined;
       let parsedBody: unknown;
       if (body) {
         // Grape merges query-string and body parameters for writes; so do we.
         const fromQuery = spec.query ? {} : parseFormParams([...new URL(c.req.url).searchParams.entries()].filter(([k]) => !AUTH_PARAMS.has(k)));
         const merged = { ...fromQuery, ...(await readBody(c)) };
-        parsedBody = z.parse(body, merged);
+        parsedBody = z.parse(body, dropUndeclared(body, merged));
       }
       const result = await serve({
         c,

@@ -1,7 +1,8 @@
 /**
  * GitLab offset pagination: `page` (default 1), `per_page` (default 20, max 100) and the
  * `X-Page`/`X-Per-Page`/`X-Next-Page`/`X-Prev-Page`/`Link` headers with absolute URLs.
- * `X-Total`/`X-Total-Pages` are sent only when the caller knows the total without scanning.
+ * `X-Total`/`X-Total-Pages` are sent when the caller knows the total without scanning, and on the
+ * last page, which tells it (`onPage`: the items it holds): an empty list's first page is `X-Total: 0`.
  */
 import type { Context } from "hono";
 
@@ -26,7 +27,9 @@ export function publicUrl(c: Context): URL {
   return url;
 }
 
-export function setPageHeaders(c: Context, page: PageRequest, hasNext: boolean, total?: number): void {
+export function setPageHeaders(c: Context, page: PageRequest, hasNext: boolean, total?: number, onPage?: number): void {
+  // A page past the end is empty too: only a last page with items, or the first, tells the total.
+  if (total === undefined && onPage !== undefined && !hasNext && (onPage > 0 || page.page === 1)) total = page.offset + onPage;
   const url = publicUrl(c);
   const link = (p: number, rel: string) => {
     const u = new URL(url);

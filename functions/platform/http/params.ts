@@ -52,3 +52,12 @@ export const commaSeparatedIds = () => z.pipe(z.string().check(z.regex(/^\d+(,\d
 export function idArray(commaSeparated: number[] | undefined, bracketed: string[] | undefined): number[] {
   return [...(commaSeparated ?? []), ...z.parse(z.array(positiveInt()).check(z.maxLength(1000)), bracketed ?? [])];
 }
+
+/**
+ * Grape reads these as `DateTime`: a date alone (`2022-01-01`, GitLab's own example), a time without
+ * a zone (`2022-01-01T00:00:00`, read as UTC) or one with an offset.
+ */
+export const dateTime = () => z.union([z.iso.date(), z.iso.datetime({ offset: true, local: true })]);
+/** A date alone is UTC midnight in JavaScript already; a zoneless time is made UTC, as Ruby reads it. */
+export const dateTimeToIso = (v: string | undefined) =>
+  v === undefined ? undefined : new Date(v.length === 10 || /(?:[zZ]|[+-]\d\d:?\d\d)$/.test(v) ? v : `${v}Z`).toISOString();

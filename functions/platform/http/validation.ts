@@ -24,9 +24,6 @@ export function gitlabParamError(err: ZodError): ApiError {
         // zod 4 omits `input` from issues unless asked; its message names the received type.
         parts.push(/received undefined$/.test(issue.message) ? `${name} is missing` : `${name} is invalid`);
         break;
-      case "unrecognized_keys":
-        for (const key of issue.keys) parts.push(`${path ? path + "." : ""}${key} is not a recognized parameter`);
-        break;
       case "invalid_value":
         parts.push(`${name} does not have a valid value`);
         break;

@@ -3,8 +3,9 @@
 Upstream's conftest starts a GitLab container with docker-compose, waits for it and resets it. Here
 the instance is already running (the test harness starts a fresh one and passes `GITLAB_URL` and
 `GITLAB_TOKEN`, an administrator's token), so this file replaces only that machinery: the URL and
-token, the python-gitlab config file the tests read, and the wait for background jobs. Every other
-fixture (user, group, project, snippet data, keys…) is upstream's own, imported unchanged from
+token, and the python-gitlab config file the tests read. Every other fixture (user, group, project,
+snippet data, keys, and the wait for background jobs, which polls `GET /sidekiq/process_metrics`
+until no process is busy) is upstream's own, imported unchanged from
 `upstream_conftest.py` (the harness puts upstream's conftest there), so no test body or data fixture
 differs from what upstream runs against GitLab.
 """
@@ -37,6 +38,7 @@ from tests.functional.upstream_conftest import (  # noqa: F401  (fixtures, regis
     service,
     user,
     variable,
+    wait_for_sidekiq,
 )
 
 
@@ -91,14 +93,3 @@ def gl(gitlab_config: pathlib.Path) -> gitlab.Gitlab:
 def gitlab_plan(gl: gitlab.Gitlab):
     return helpers.get_gitlab_plan(gl)
 
-
-@pytest.fixture
-def wait_for_sidekiq(gl):
-    """Upstream polls Sidekiq until no job runs. This service has no Sidekiq: what these tests wait
-    for (user, group and project deletion) is done before the API answers, so there is nothing to
-    wait for."""
-
-    def _wait(timeout: int = 30, step: float = 0.5, allow_fail: bool = False) -> bool:
-        return True
-
-    return _wait
