@@ -39,6 +39,31 @@ export interface WorkerSpec {
 
 export type QueueName = "IngestQueue" | "HookQueue";
 
+/**
+ * How each queue's event source hands messages to its consumer (`stacks/queues.ts`), how the local
+ * runtime's pollers do the same (`local/workers.ts`), and what the Sidekiq metrics report as a
+ * consumer's concurrency. Dependency-free, like the rest of this file.
+ *
+ * The ingest consumer records a batch per error (`functions/errortracking/domain/process.ts`): a
+ * storm of one error costs one write of its hot items per transaction of up to ~90 events, so the
+ * batch is large, gathered for up to a second. Concurrency is capped because every consumer of a
+ * storm writes the same items: two at once keep the error's item busy with few conflicts (a
+ * transaction on it takes tens of milliseconds; each carries ~90 events), while one slow batch
+ * cannot hold back everything behind it (docs/error-tracking.md, "Error storms").
+ * Hook deliveries are independent requests to receivers: small batches, default concurrency.
+ */
+export interface QueueBatching {
+  size: number;
+  /** `maximumBatchingWindowInSeconds`: how long the event source gathers a batch (0: hand over at once). */
+  windowSeconds: number;
+  /** `scalingConfig.maximumConcurrency` (at least 2 on AWS); undefined: as many as Lambda scales to. */
+  maximumConcurrency?: number;
+}
+export const QUEUE_BATCHING: Record<QueueName, QueueBatching> = {
+  IngestQueue: { size: 250, windowSeconds: 1, maximumConcurrency: 2 },
+  HookQueue: { size: 10, windowSeconds: 0 },
+};
+
 /** Entries whose modules live under `functions/<dir>/`: `routesIn("web/http")("GET", "/", "home")`. */
 export const routesIn =
   (dir: string) =>

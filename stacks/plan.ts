@@ -191,29 +191,7 @@ export const LOG_RETENTION = "1 month" as const;
 /** Receives of a hook delivery before its message goes to the dead-letter queue (local runtime too). */
 export const HOOK_DELIVERY_ATTEMPTS = 8;
 
-/**
- * How each queue's event source hands messages to its consumer (`stacks/queues.ts`), and how the
- * local runtime's pollers do the same (`local/workers.ts`).
- *
- * The ingest consumer records a batch per error (`functions/errortracking/domain/process.ts`): a
- * storm of one error costs one write of its hot items per transaction of up to ~90 events, so the
- * batch is large, gathered for up to a second. Concurrency is capped because every consumer of a
- * storm writes the same items: two at once keep the error's item busy with few conflicts (a
- * transaction on it takes tens of milliseconds; each carries ~90 events), while one slow batch
- * cannot hold back everything behind it. See docs on error storms in the README.
- * Hook deliveries are independent requests to receivers: small batches, default concurrency.
- */
-export interface QueueBatching {
-  size: number;
-  /** `maximumBatchingWindowInSeconds`: how long the event source gathers a batch (0: hand over at once). */
-  windowSeconds: number;
-  /** `scalingConfig.maximumConcurrency` (at least 2 on AWS); undefined: as many as Lambda scales to. */
-  maximumConcurrency?: number;
-}
-export const QUEUE_BATCHING: Record<QueueName, QueueBatching> = {
-  IngestQueue: { size: 250, windowSeconds: 1, maximumConcurrency: 2 },
-  HookQueue: { size: 10, windowSeconds: 0 },
-};
+export { QUEUE_BATCHING, type QueueBatching } from "../functions/route-spec";
 /** Lambda's limit on an invocation's payload, which also bounds an SQS batch (AWS trims it to fit). */
 export const INVOCATION_PAYLOAD_BYTES = 6 * 1024 * 1024;
 

@@ -10,7 +10,7 @@
  * whose bundle holds `marked`. Rendering GitLab Flavored Markdown safely needs a maintained parser and
  * a maintained allowlist sanitizer, never hand-written ones; these two were the smallest that do it
  * without a DOM (about 70 KB together, where `sanitize-html` alone brings postcss and 200 KB). Only
- * the renderer's own functions import `markdown/render.ts`; everything else they carry fits the
+ * the renderer's own functions import `platform/markdown.ts`; everything else they carry fits the
  * normal budget.
  *
  * The target is 1.25×, and every function meets it. The largest are the functions that start Step

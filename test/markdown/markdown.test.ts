@@ -6,7 +6,7 @@
  */
 import { describe, it, expect, beforeAll } from "vitest";
 import { api, newUser, unique } from "../support/api.js";
-import { renderMarkdown } from "../../functions/markdown/render.js";
+import { renderMarkdown } from "../../functions/platform/markdown.js";
 
 type User = Awaited<ReturnType<typeof newUser>>;
 let owner: User, stranger: User, readOnly: User;

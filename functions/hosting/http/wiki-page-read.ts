@@ -5,13 +5,13 @@
 import * as z from "zod/mini";
 import { defineEndpoint } from "../../platform/http/endpoint.js";
 import { bool } from "../../platform/http/params.js";
-import { renderWikiContent } from "../../markdown/render.js";
+import { renderWikiContent } from "../../platform/markdown.js";
 import { getPage, type WikiOwnerKind } from "../domain/wikis.js";
 import { pageView, readableWiki, wikiPageParams } from "./wiki-common.js";
 
 /**
  * One page; `version` (a commit id) reads it as it was then. `render_html=true` answers the content
- * as HTML, as GitLab does: Markdown rendered and sanitized (`markdown/render.ts`); a page in another
+ * as HTML, as GitLab does: Markdown rendered and sanitized (`platform/markdown.ts`); a page in another
  * format (rdoc, AsciiDoc, Org), which this service has no renderer for, as its escaped text in `<pre>`.
  */
 export const getWikiPage = (owner: WikiOwnerKind) =>

@@ -3,7 +3,7 @@ import { defineEndpoint } from "../../platform/http/endpoint.js";
 import { lambda } from "../../platform/http/lambda.js";
 import { bool } from "../../platform/http/params.js";
 import { visibleProject } from "../../hosting/domain/projects.js";
-import { renderMarkdown } from "../render.js";
+import { renderMarkdown } from "../../platform/markdown.js";
 
 /**
  * GitLab's `POST /markdown`: `text` as sanitized HTML, `{"html": …}`, 201. Signed-in callers only

@@ -24,6 +24,7 @@ import { getItem, queryAll } from "../../platform/db/table.js";
 import { JOB_STATS_KEY } from "../../platform/job-stats.js";
 import { linked } from "../../platform/resources.js";
 import { PENDING_GROUP_DELETIONS } from "../../hosting/domain/keys.js";
+import { QUEUE_BATCHING } from "../../route-spec.js";
 
 /** What `stacks/monitoring.ts` links (`BackgroundWork`): the queues' URLs and the state machine's ARN. */
 interface BackgroundWork {
@@ -97,8 +98,6 @@ export async function readBackgroundWork(): Promise<BackgroundWorkState> {
   };
 }
 
-/** Messages a consumer function takes per invocation (`stacks/queues.ts`, batch size). */
-const QUEUE_BATCH = 10;
 
 /** GitLab's `queues`: each with `backlog` and `latency` (seconds; SQS does not tell a message's age outside CloudWatch: 0). */
 export function queueMetrics(s: BackgroundWorkState) {
@@ -126,8 +125,9 @@ export function processMetrics(s: BackgroundWorkState) {
     busy,
   });
   return [
-    worker("ingest-consumer", "sqs", ["error_tracking_ingest"], QUEUE_BATCH, s.ingest.inFlight),
-    worker("hook-delivery", "sqs", ["web_hook"], QUEUE_BATCH, s.hooks.inFlight),
+    // A consumer's concurrency: the messages it takes per invocation (its event source's batch size).
+    worker("ingest-consumer", "sqs", ["error_tracking_ingest"], QUEUE_BATCHING.IngestQueue.size, s.ingest.inFlight),
+    worker("hook-delivery", "sqs", ["web_hook"], QUEUE_BATCHING.HookQueue.size, s.hooks.inFlight),
     // Step Functions runs every execution started, with no pool: its concurrency is what runs (at least 1).
     worker("storage-moves", "step-functions", ["default"], Math.max(1, s.runningMoves), s.runningMoves),
     worker("group-deletions", "cron", ["default"], 1, s.pendingGroupDeletions),
