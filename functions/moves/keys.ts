@@ -34,3 +34,9 @@ export const moveSequence = (kind: MoveKind) => `${kind}_repository_storage_move
 export const bulkControlKey = (kind: MoveKind, source: string) => ({ pk: `BULKCTL#${kind}#${source}`, sk: "BULKCTL" });
 /** What this instance's moves copied so far, and how long it took (the plan's duration estimate). */
 export const copyThroughputKey = { pk: "MOVESTATS", sk: "COPY" } as const;
+/**
+ * What moves copied and finished in one minute (`2026-05-01T12:34`), for the console's throughput
+ * chart: the last hour is one Query of the partition, by sort key. Each item expires after a day.
+ */
+export const MINUTE_STATS_PK = "MOVESTATS#MINUTE";
+export const minuteStatsKey = (minute: string) => ({ pk: MINUTE_STATS_PK, sk: minute });
