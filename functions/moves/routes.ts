@@ -46,6 +46,8 @@ export const moveConsoleRoutes: RouteSpec[] = [
   { method: "GET", path: "/admin/storage_moves/plan.json", module: "moves/http/console/plan" },
   { method: "GET", path: "/admin/storage_moves/rebalance.json", module: "moves/http/console/rebalance" },
   { method: "GET", path: "/admin/storage_moves/:type/:id/details.json", module: "moves/http/console/move" },
+  // Its execution's events: the only console function with the Step Functions client (and IAM's GetExecutionHistory).
+  { method: "GET", path: "/admin/storage_moves/:type/:id/execution.json", module: "moves/http/console/execution" },
 ];
 
 const task = (name: string, module: string): WorkerSpec => ({ name, module: `moves/tasks/${module}`, kind: "task" });

@@ -15,7 +15,8 @@ import { runMovesCli } from "../../functions/moves/cli/commands.js";
 import { connect } from "../../functions/moves/cli/client.js";
 import { bytesText } from "../../functions/moves/domain/plan-text.js";
 import { startIsolatedRuntime, type IsolatedRuntime } from "../moves/isolated-runtime.js";
-import { call, commit, newProject, storageOf } from "../moves/support.js";
+import { call, commit, newProject, scheduleMove, storageOf, waitForMove } from "../moves/support.js";
+import { StorageIOError } from "../../functions/moves/domain/errors.js";
 import { launch, screenshot, signIn, type LaunchedBrowser } from "./support.js";
 
 const PROJECTS = 30;
@@ -139,10 +140,9 @@ describe("the operator console during a storage-wide move of 30 projects", () =>
       // The moves page: progress rises batch by batch to the end, in the same document, the same row.
       await page.goto(`${iso.baseUrl}/admin/storage_moves`);
       await expect.poll(() => bulkRow(page, "default").count()).toBe(1);
-      await page.evaluate(() => {
-        (window as unknown as { __sameDocument: string }).__sameDocument = "yes";
-        (document.querySelector('#bulk-rows tr[data-key="project-default"]') as HTMLElement & { __sameRow?: string }).__sameRow = "yes";
-      });
+      // Marks on the document and on the row, which a reload or a re-render would lose.
+      await page.evaluate(() => void ((globalThis as { __sameDocument?: string }).__sameDocument = "yes"));
+      await bulkRow(page, "default").evaluate((row) => void ((row as unknown as { __sameRow?: string }).__sameRow = "yes"));
       let seen = await progressOf(page, "default");
       expect(seen).toBe(0);
       const rises: number[] = [];
@@ -158,8 +158,8 @@ describe("the operator console during a storage-wide move of 30 projects", () =>
       await expect.poll(() => bulkRow(page, "default").locator('[data-f="status"]').textContent()).toMatch(/^ended /);
       expect(await bulkRow(page, "default").locator('[data-f="finished"]').textContent()).toBe("30");
       expect(await bulkRow(page, "default").locator('[data-f="done"]').textContent()).toBe("30 of 30 done (100%)");
-      expect(await page.evaluate(() => (window as unknown as { __sameDocument?: string }).__sameDocument)).toBe("yes");
-      expect(await page.evaluate(() => (document.querySelector('#bulk-rows tr[data-key="project-default"]') as HTMLElement & { __sameRow?: string }).__sameRow)).toBe("yes");
+      expect(await page.evaluate(() => (globalThis as { __sameDocument?: string }).__sameDocument)).toBe("yes");
+      expect(await bulkRow(page, "default").evaluate((row) => (row as unknown as { __sameRow?: string }).__sameRow)).toBe("yes");
       // The throughput of the last hour, drawn with the error pages' chart code, with its numbers in words.
       await expect.poll(() => page.locator('#chart-moves ul.chart-data data').evaluateAll((d) => d.reduce((n, e) => n + Number(e.getAttribute("value")), 0))).toBe(PROJECTS);
       expect(await page.getByRole("img", { name: "Bytes copied per second, last hour" }).locator("desc").textContent()).toMatch(/^Peak .+\/s in the minute of .+, average .+\/s over the last 60 minutes\./);
@@ -238,6 +238,30 @@ describe("the operator console during a storage-wide move of 30 projects", () =>
     for (const id of projects.filter((p) => !touched.has(p))) expect(await storageOf("project", id)).toBe("cluster");
     expect((await call(iso, "POST", "/api/v4/project_repository_storage_moves/cancel", { body: { source_storage_name: "cluster" } })).status).toBe(404);
   }, 300_000);
+
+  it("marks where a failed move failed, with its cause, in the drawing and in words", async () => {
+    const { page } = browser;
+    injectMoveFaults((point, phase) => {
+      if (point === "moveReplicate" && phase === "before") throw new StorageIOError("injected: no space left on the destination");
+    });
+    try {
+      const move = await scheduleMove(iso, "project", projects[0]!, "secondary");
+      expect(await waitForMove(iso, "project", move.id)).toMatchObject({ state: "failed" });
+    } finally {
+      injectMoveFaults(undefined);
+    }
+    await iso.runtime.settle();
+    const failed = (await moves())[0]!;
+    await page.goto(`${iso.baseUrl}/admin/storage_moves/project/${failed.id}`);
+    const replicate = page.locator('svg.state-machine g.state[data-state="Replicate"]');
+    await expect.poll(() => replicate.getAttribute("class")).toBe("state failed");
+    expect(await replicate.locator("text.mark").textContent()).toBe("✗ failed");
+    expect(await page.locator("#failure").textContent()).toBe("Failed in Replicate: injected: no space left on the destination");
+    for (const done of ["MarkFailed", "MoveFailed"]) expect(await page.locator(`g.state[data-state="${done}"]`).getAttribute("class"), done).toBe("state visited");
+    expect(await page.locator("g.state.current").count()).toBe(0);
+    expect(await page.locator("#path").textContent()).toContain("Replicate (Task) failed");
+    await screenshot(page, "console-move-failed.png");
+  });
 
   it("shows what `rebalance --dry-run` prints before anything starts", async () => {
     const { page } = browser;

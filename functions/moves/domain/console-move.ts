@@ -1,38 +1,15 @@
 /**
- * The console's view of one move: its record as a timeline (times and durations), the checksum its
- * switch verified, its execution (the Step Functions console page on AWS, the events through
- * `GetExecutionHistory` anywhere: the local stand-in answers it as AWS does), and where it is in the
- * state machine (`move-path.ts`).
+ * The console's view of one move from its record: the history as a timeline (times and durations),
+ * the checksum its switch verified, which execution runs it (and its Step Functions console page on
+ * AWS), and where it is in the state machine as far as its record says (`move-path.ts`). Its
+ * execution's events, and the path they tell more exactly, are `console-execution.ts`'s: only that
+ * function carries the Step Functions client.
  */
-import { GetExecutionHistoryCommand, type HistoryEvent } from "@aws-sdk/client-sfn";
-import { sfnClient } from "../../platform/aws-sfn.js";
 import { resources } from "../../platform/resources.js";
-import { STORAGE_MOVE_DEFINITION } from "./storage-move-definition.js";
 import { containersOf, displayPath } from "./containers.js";
 import { consoleUrl } from "./console-url.js";
-import { batchStates, causeText, findMoveIn, movePath, type ExecutionEvent, type MovePath } from "./move-path.js";
+import { movePath, type MovePath } from "./move-path.js";
 import { isTerminal, type MoveRecord } from "./records.js";
-
-/** Events read per execution at most (pages of 1000): a storage-wide move's execution can be long. */
-const MAX_EVENTS = 5000;
-/** Events the view lists, the newest. */
-const LISTED_EVENTS = 300;
-
-/** An execution's events, oldest first, up to `MAX_EVENTS`; `error` says why none could be read. */
-export async function executionEvents(executionArn: string): Promise<{ events: HistoryEvent[]; complete: boolean; error?: string }> {
-  const events: HistoryEvent[] = [];
-  let nextToken: string | undefined;
-  try {
-    do {
-      const page = await sfnClient().send(new GetExecutionHistoryCommand({ executionArn, maxResults: 1000, nextToken, includeExecutionData: true }));
-      events.push(...(page.events ?? []));
-      nextToken = page.nextToken;
-    } while (nextToken && events.length < MAX_EVENTS);
-  } catch (err) {
-    return { events, complete: false, error: `${(err as Error).name}: ${(err as Error).message}` };
-  }
-  return { events, complete: !nextToken };
-}
 
 /** The execution a move runs in: its own record says, or (before its batch started) the bulk execution that scheduled it. */
 export function executionArnOf(move: MoveRecord): string | undefined {
@@ -41,40 +18,18 @@ export function executionArnOf(move: MoveRecord): string | undefined {
   return `${resources.storageMoveMachineArn().replace(":stateMachine:", ":execution:")}:${move.bulkExecution}`;
 }
 
-const iso = (t: HistoryEvent["timestamp"]) => (t instanceof Date ? t.toISOString() : t === undefined ? null : new Date(Number(t) * 1000).toISOString());
-
-/** What an event says in a line: its state, and a failure's error and cause. */
-function eventLine(e: HistoryEvent) {
-  const details = e as unknown as Record<string, { name?: string; error?: string; cause?: string; index?: number } | undefined>;
-  const key = Object.keys(e).find((k) => k.endsWith("EventDetails") && details[k]);
-  const d = key ? details[key]! : {};
-  const failure = d.error || d.cause ? [d.error, d.cause && (causeText({ Error: d.error, Cause: d.cause }) ?? d.cause)].filter(Boolean).join(": ") : null;
-  return {
-    id: e.id ?? 0,
-    timestamp: iso(e.timestamp),
-    type: e.type ?? "",
-    state: d.name ?? null,
-    detail: failure ?? (typeof d.index === "number" ? `iteration ${d.index}` : null),
-  };
+export interface ExecutionRef {
+  arn: string | null;
+  /** The execution in the Step Functions console, on AWS. */
+  console_url: string | null;
+  /** Shared with other moves (a storage-wide move's): its events are not all this move's. */
+  shared: boolean;
 }
 
-/** The events of its execution that concern this move: all of its own execution's; of a shared one, the execution's and this move's states'. */
-function eventsOf(move: MoveRecord, events: HistoryEvent[], own: boolean): HistoryEvent[] {
-  if (own) return events;
-  const inner = batchStates(STORAGE_MOVE_DEFINITION)?.inner ?? new Set<string>();
-  return events.filter((e) => {
-    if (e.type?.startsWith("Execution")) return true;
-    const entered = e.stateEnteredEventDetails;
-    const exited = e.stateExitedEventDetails;
-    const data = entered ? { name: entered.name, text: entered.input } : exited ? { name: exited.name, text: exited.output } : undefined;
-    if (!data?.name || !inner.has(data.name) || !data.text) return false;
-    try {
-      return !!findMoveIn(JSON.parse(data.text), move);
-    } catch {
-      return false;
-    }
-  });
-}
+export const executionRef = (move: MoveRecord): ExecutionRef => {
+  const arn = executionArnOf(move) ?? null;
+  return { arn, console_url: consoleUrl(arn) ?? null, shared: !!move.bulkExecution };
+};
 
 export interface MoveDetails {
   move: {
@@ -93,31 +48,18 @@ export interface MoveDetails {
   timeline: Array<{ step: string; at: string; detail: string | null; seconds: number | null }>;
   /** What the switch verified: the source's checksum, equal on every destination replica. */
   checksum: string | null;
-  execution: {
-    arn: string | null;
-    /** The execution in the Step Functions console, on AWS. */
-    console_url: string | null;
-    /** Shared with other moves (a storage-wide move's): `events` are this move's and the execution's own. */
-    shared: boolean;
-    events: ReturnType<typeof eventLine>[];
-    /** Every event was read (false: a long history, cut at the first events). */
-    complete: boolean;
-    error: string | null;
-  };
+  execution: ExecutionRef;
   path: MovePath;
 }
 
 export async function moveDetails(move: MoveRecord, now = Date.now()): Promise<MoveDetails> {
-  const arn = executionArnOf(move);
-  const own = !move.bulkExecution;
-  const [[container], read] = await Promise.all([containersOf([{ kind: move.kind, containerId: move.containerId }]), arn ? executionEvents(arn) : undefined]);
+  const [container] = await containersOf([{ kind: move.kind, containerId: move.containerId }]);
   const history = move.history ?? [];
   const timeline = history.map((h, i) => {
     const next = history[i + 1]?.at ?? (isTerminal(move.state) ? undefined : new Date(now).toISOString());
     return { step: h.step, at: h.at, detail: h.detail ?? null, seconds: next ? Math.max(0, (Date.parse(next) - Date.parse(h.at)) / 1000) : null };
   });
   const replicated = history.find((h) => h.step === "replicated")?.detail;
-  const mine = read ? eventsOf(move, read.events, own) : [];
   return {
     move: {
       type: move.kind,
@@ -133,14 +75,7 @@ export async function moveDetails(move: MoveRecord, now = Date.now()): Promise<M
     },
     timeline,
     checksum: replicated?.startsWith("checksum ") ? replicated.slice("checksum ".length) : null,
-    execution: {
-      arn: arn ?? null,
-      console_url: consoleUrl(arn) ?? null,
-      shared: !own,
-      events: mine.slice(-LISTED_EVENTS).map(eventLine),
-      complete: read?.complete ?? false,
-      error: read?.error ?? null,
-    },
-    path: movePath(STORAGE_MOVE_DEFINITION, move, read?.events as ExecutionEvent[] | undefined, own),
+    execution: executionRef(move),
+    path: movePath(move),
   };
 }

@@ -12,8 +12,11 @@
  * - its record's history (`scheduled`, `started`, `copied and verified`, `replicated`, …), which
  *   says which steps it passed but not, while it copies, exactly which task runs.
  * Both are merged: what the record says happened is marked even where the events were not read.
+ *
+ * The states are named here rather than read from `storage-move.asl.json`, which the function that
+ * reads the events (with the Step Functions client) has no room to carry; `test/moves/move-path.test.ts`
+ * holds every name to the definition, so a renamed state fails there.
  */
-import { allStates, innerMachines, type AslMachine } from "./asl-graph.js";
 import { isTerminal, type MoveRecord } from "./records.js";
 
 /** An execution event as `GetExecutionHistory` returns it (the fields read here). */
@@ -37,20 +40,12 @@ export interface MovePath {
   from: "execution" | "record";
 }
 
-/** The state of `definition` that runs batches of moves (a Map), and the states inside it. */
-export function batchStates(definition: AslMachine): { map: string; inner: Set<string> } | undefined {
-  for (const [name, state] of Object.entries(definition.States)) {
-    if (state.Type === "Map") return { map: name, inner: new Set(innerMachines(state).flatMap(allStates).map((s) => s.name)) };
-    for (const nested of innerMachines(state)) {
-      const found = batchStates(nested);
-      if (found) return found;
-    }
-  }
-  return undefined;
-}
+/** The Map that runs batches of moves, and the states a batch goes through inside it. */
+export const BATCH_MAP = "MoveRepositories";
+export const BATCH_STATES: ReadonlySet<string> = new Set(["StartMoves", "WritesDrained", "WaitForWritesToDrain", "CheckWrites", "Replicate", "SwitchStorage", "Cleanup", "Finish", "AnyFailed", "Outcomes", "MarkFailed"]);
 
 /** What each step of a move's record history says it went through (states of the batch's steps). */
-const STEPS: Record<string, string[]> = {
+export const STEPS: Record<string, string[]> = {
   started: ["StartMoves", "WritesDrained"],
   "waiting for writes to drain": ["WaitForWritesToDrain", "CheckWrites"],
   "copied and verified": ["Replicate"],
@@ -61,9 +56,10 @@ const STEPS: Record<string, string[]> = {
   "cleanup failed": ["MarkFailed"],
 };
 
-/** The states before the batch runs: how an execution of each kind gets there. */
-const BULK_WAY = ["Route", "FirstPage", "MoveAndScheduleNext", "HasNextPage", "ScheduleBatch", "AfterMoves", "NextPage"];
-const SINGLE_WAY = ["Route", "SingleMove", "MoveAndScheduleNext", "HasNextPage", "NoNextPage"];
+/** The states before the batch runs: how an execution of each kind gets there; and how a per-container one ends. */
+export const BULK_WAY = ["Route", "FirstPage", "MoveAndScheduleNext", "HasNextPage", "ScheduleBatch", "AfterMoves", "NextPage"];
+export const SINGLE_WAY = ["Route", "SingleMove", "MoveAndScheduleNext", "HasNextPage", "NoNextPage"];
+export const SINGLE_END = ["AfterMoves", "MoveDone", "MoveFailed"];
 
 /** The object of `move` in a state's input or output (a batch, a page of batches, a state), if any. */
 export function findMoveIn(value: unknown, move: Pick<MoveRecord, "id" | "kind">): Record<string, unknown> | undefined {
@@ -102,42 +98,33 @@ export function causeText(error: unknown): string | undefined {
   return message?.trim() || (typeof name === "string" ? name : undefined);
 }
 
-function fromRecord(definition: AslMachine, move: MoveRecord): MovePath {
-  const batch = batchStates(definition);
-  const known = new Set(allStates(definition).map((s) => s.name));
-  const visited = new Set<string>([...(move.bulkExecution ? BULK_WAY : SINGLE_WAY), ...(batch ? [batch.map] : [])]);
+function fromRecord(move: MoveRecord): MovePath {
+  const visited = new Set<string>([...(move.bulkExecution ? BULK_WAY : SINGLE_WAY), BATCH_MAP]);
   for (const entry of move.history ?? []) for (const state of STEPS[entry.step] ?? []) visited.add(state);
   const failed = move.state === "failed" || move.state === "cleanup failed";
-  if (isTerminal(move.state) && !move.bulkExecution) for (const state of ["AfterMoves", failed ? "MoveFailed" : "MoveDone"]) visited.add(state);
+  if (isTerminal(move.state) && !move.bulkExecution) for (const state of [SINGLE_END[0]!, failed ? SINGLE_END[2]! : SINGLE_END[1]!]) visited.add(state);
   const last = move.history?.at(-1)?.step;
   const current = isTerminal(move.state)
     ? null
     : move.state === "initial"
       ? "Route"
       : move.state === "scheduled"
-        ? (batch?.map ?? null)
+        ? BATCH_MAP
         : move.state === "replicated"
           ? "Cleanup"
           : last === "waiting for writes to drain"
             ? "WaitForWritesToDrain"
             : "Replicate";
-  const only = (names: Iterable<string>) => [...names].filter((n) => known.has(n));
-  return {
-    visited: only(visited),
-    current: current && known.has(current) ? current : null,
-    failed: failed ? { state: known.has("MarkFailed") ? "MarkFailed" : "", cause: move.errorMessage ?? "" } : null,
-    from: "record",
-  };
+  return { visited: [...visited], current, failed: failed ? { state: "MarkFailed", cause: move.errorMessage ?? "" } : null, from: "record" };
 }
 
 /**
  * The move's path. `events`: its execution's history, oldest first (undefined when it could not be
  * read); `ownExecution`: the execution runs this move alone (a per-container move).
  */
-export function movePath(definition: AslMachine, move: MoveRecord, events?: ExecutionEvent[], ownExecution = !move.bulkExecution): MovePath {
-  const record = fromRecord(definition, move);
-  const batch = batchStates(definition);
-  if (!events?.length || !batch) return record;
+export function movePath(move: MoveRecord, events?: ExecutionEvent[], ownExecution = !move.bulkExecution): MovePath {
+  const record = fromRecord(move);
+  if (!events?.length) return record;
   const entered: string[] = [];
   let failedAt: { state: string; cause: string } | undefined;
   let lastTask: string | undefined;
@@ -146,24 +133,24 @@ export function movePath(definition: AslMachine, move: MoveRecord, events?: Exec
     const exitedName = event.stateExitedEventDetails?.name;
     if (enteredName) {
       const input = parse(event.stateEnteredEventDetails?.input);
-      const mine = ownExecution ? true : batch.inner.has(enteredName) && !!findMoveIn(input, move);
+      const mine = ownExecution ? true : BATCH_STATES.has(enteredName) && !!findMoveIn(input, move);
       if (!mine) continue;
       // The failure path entered with a whole step's error (a Catch): that step is where it failed.
       const stepError = (input as { error?: unknown } | undefined)?.error;
       if (!failedAt && event.type === "TaskStateEntered" && stepError && lastTask) failedAt = { state: lastTask, cause: causeText(stepError) ?? "" };
       if (event.type === "TaskStateEntered") lastTask = enteredName;
       entered.push(enteredName);
-    } else if (exitedName && !failedAt && (ownExecution || batch.inner.has(exitedName))) {
+    } else if (exitedName && !failedAt && (ownExecution || BATCH_STATES.has(exitedName))) {
       const error = findMoveIn(parse(event.stateExitedEventDetails?.output), move)?.error;
       if (error) failedAt = { state: exitedName, cause: causeText(error) ?? "" };
     }
   }
   if (!entered.length) return record;
   // The way in first, then the states in the order the events entered them, then what only the record says.
-  const visited = [...new Set([...record.visited.filter((s) => !batch.inner.has(s)), ...entered, ...record.visited])];
+  const visited = [...new Set([...record.visited.filter((s) => !BATCH_STATES.has(s)), ...entered, ...record.visited])];
   const failed = move.state === "failed" || move.state === "cleanup failed";
   // While the batch runs, the state of the batch's steps it is in (its own execution also runs others beside them).
-  const inBatch = entered.filter((s) => batch.inner.has(s));
+  const inBatch = entered.filter((s) => BATCH_STATES.has(s));
   return {
     visited,
     current: isTerminal(move.state) ? null : (inBatch.at(-1) ?? entered.at(-1)!),

@@ -1,6 +1,6 @@
 /**
- * Admin area › one storage move (`/-/assets/admin/move.js`): its summary, timeline and execution
- * events from `…/details.json`, and its path marked on the server-drawn state machine: each state it
+ * Admin area › one storage move (`/-/assets/admin/move.js`): its summary and timeline from
+ * `…/details.json`, its execution's events from `…/execution.json`, and its path marked on the server-drawn state machine: each state it
  * went through gets the class `visited` and a "✓", the one it is in now `current` and "▶ now", the
  * one it failed in `failed` and "✗ failed" with the cause said beside the drawing. The same path is
  * listed in words under the drawing. Polled while the move runs.
@@ -45,12 +45,15 @@ function mark(path) {
 }
 
 async function load() {
-  const r = await request("GET", "/admin/storage_moves/" + encodeURIComponent(type) + "/" + encodeURIComponent(id) + "/details.json");
+  const base = "/admin/storage_moves/" + encodeURIComponent(type) + "/" + encodeURIComponent(id);
+  const [r, e] = await Promise.all([request("GET", base + "/details.json"), request("GET", base + "/execution.json")]);
   if (!r.ok) { show($("#problem"), messageOf(r)); return r.status === 404 ? 0 : 5000; }
   show($("#problem"), "");
   const d = r.data;
   const m = d.move;
-  const x = d.execution;
+  // The execution's events say more exactly where the move is; without them, its record does.
+  const x = e.ok ? e.data : Object.assign({ events: [], complete: false, error: messageOf(e) }, d.execution);
+  const path = e.ok ? e.data.path : d.path;
   const link = x.console_url ? el("a", { href: x.console_url, rel: "noopener noreferrer", target: "_blank" }, "Open the execution in the Step Functions console") : null;
   pairs($("#summary"), [["State", m.state], ["Repository", m.container ? m.container.name : "(deleted)"], ["From", m.source_storage_name], ["To", m.destination_storage_name],
     ["Created", when(m.created_at)], ["Updated", when(m.updated_at)], ["Error", m.error_message], ["Checksum verified", d.checksum],
@@ -64,7 +67,7 @@ async function load() {
     setText(field(row, "took"), t.seconds === null ? "" : t.seconds < 1 ? (Math.round(t.seconds * 1000)) + " ms" : durationText(t.seconds));
     setText(field(row, "detail"), t.detail || "");
   });
-  mark(d.path);
+  mark(path);
   setText($("#events-note"), x.error ? "The execution's events could not be read: " + x.error : !x.arn ? "Not started yet: no execution." : (x.shared ? "This execution runs other moves too: listed are its own events and those of the states that carried this move. " : "") + (x.complete ? "" : "Only the first events were read."));
   patch($("#events"), x.events, (e) => e.id, () => el("tr", {}, el("td", { class: "num", "data-f": "id" }), el("td", {}, el("time", { "data-f": "at" })), el("td", { "data-f": "type" }), el("td", { "data-f": "state" }), el("td", { "data-f": "detail" })), (row, e) => {
     setText(field(row, "id"), e.id);
@@ -73,7 +76,7 @@ async function load() {
     setText(field(row, "state"), e.state || "");
     setText(field(row, "detail"), e.detail || "");
   });
-  if (m.state !== lastState) announce("State: " + m.state + (d.path.current ? ", now in " + d.path.current : ""));
+  if (m.state !== lastState) announce("State: " + m.state + (path.current ? ", now in " + path.current : ""));
   lastState = m.state;
   return TERMINAL.includes(m.state) ? 0 : r.poll;
 }
