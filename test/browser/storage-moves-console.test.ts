@@ -25,6 +25,7 @@ const CANCELED = "Canceled by an administrator";
 let iso: IsolatedRuntime;
 let browser: LaunchedBrowser;
 let projects: number[];
+const requested: string[] = [];
 
 beforeAll(async () => {
   iso = await startIsolatedRuntime({}, { bulkPageSize: 10 });
@@ -34,6 +35,7 @@ beforeAll(async () => {
   for (let i = 0; i < PROJECTS; i++) projects.push((await newProject(iso)).id);
   for (const id of projects.slice(0, 10)) expect((await commit(iso, id, `history of ${id}`)).status).toBe(201);
   browser = await launch();
+  browser.context.on("request", (request) => void requested.push(request.url()));
   await signIn(browser.page, iso.baseUrl, iso.token, "/admin/storages");
 });
 afterAll(async () => {
@@ -41,7 +43,12 @@ afterAll(async () => {
   await browser?.close();
   await iso?.stop();
 });
-afterEach(() => expect(browser.violations).toEqual([]));
+afterEach(() => {
+  expect(browser.violations).toEqual([]);
+  // Nothing from outside the machine: every request the pages made went to this instance.
+  expect(requested.length).toBeGreaterThan(0);
+  expect(requested.filter((url) => !url.startsWith(`${iso.baseUrl}/`))).toEqual([]);
+});
 
 /** Copies wait here until the test lets them through, one batch per permit. */
 function gate() {
@@ -261,6 +268,25 @@ describe("the operator console during a storage-wide move of 30 projects", () =>
     expect(await page.locator("g.state.current").count()).toBe(0);
     expect(await page.locator("#path").textContent()).toContain("Replicate (Task) failed");
     await screenshot(page, "console-move-failed.png");
+  });
+
+  it("filters the moves list and pages it, older and back to the newest, the filters kept in the address", async () => {
+    const { page } = browser;
+    const all = (await moves()).map((m) => `Project move ${m.id}`);
+    expect(all.length).toBeGreaterThan(40);
+    await page.goto(`${iso.baseUrl}/admin/storage_moves`);
+    const shown = () => page.locator("#rows tr td:first-child a").allTextContents();
+    await expect.poll(shown).toEqual(all.slice(0, 20));
+    await page.getByRole("button", { name: "Older ›" }).click();
+    await expect.poll(shown).toEqual(all.slice(20, 40));
+    expect(page.url()).toMatch(/\?cursor=/);
+    await page.getByRole("button", { name: "« Newest" }).click();
+    await expect.poll(shown).toEqual(all.slice(0, 20));
+    await page.getByLabel("State").selectOption("failed");
+    const failed = (await moves()).filter((m) => m.state === "failed").map((m) => `Project move ${m.id}`);
+    await expect.poll(shown).toEqual(failed.slice(0, 20));
+    expect(new URL(page.url()).searchParams.get("state")).toBe("failed");
+    expect(await page.locator('#rows tr[data-state="failed"] [data-f="error"]').first().textContent()).toMatch(/^(Canceled by an administrator|injected: no space left on the destination)$/);
   });
 
   it("shows what `rebalance --dry-run` prints before anything starts", async () => {

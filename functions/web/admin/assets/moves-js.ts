@@ -7,11 +7,10 @@
 export const MOVES_JS = String.raw`
 import { $, el, request, messageOf, show, announce, when, ago, poller } from "/-/assets/common.js";
 import { barChart, showChart } from "/-/assets/bar-chart.js";
-import { bytesText, durationText, patch, placeholder, setText, setAttr, field, confirmWith, TYPE_NAMES, PLURAL } from "./console.js";
+import { bytesText, durationText, patch, placeholder, setText, setAttr, field, confirmWith, TYPE_NAMES } from "./console.js";
 
 const params = new URLSearchParams(location.search);
 const state = { type: params.get("type") || "", state: params.get("state") || "", storage: params.get("storage") || "", cursor: params.get("cursor") || "" };
-const older = [];
 let next = "";
 let chartsShown = "";
 let lastRunning = -1;
@@ -115,12 +114,11 @@ function reload() { syncUrl(); poll.now(); }
 $("#filters").addEventListener("submit", (ev) => {
   ev.preventDefault();
   Object.assign(state, { type: $("#type").value, state: $("#state").value, storage: $("#storage").value, cursor: "" });
-  older.length = 0;
   reload();
 });
 for (const id of ["#type", "#state", "#storage"]) $(id).addEventListener("change", () => $("#filters").requestSubmit());
-$("#older").addEventListener("click", () => { older.push(state.cursor); state.cursor = next; reload(); });
-$("#newest").addEventListener("click", () => { older.length = 0; state.cursor = ""; reload(); });
+$("#older").addEventListener("click", () => { state.cursor = next; reload(); });
+$("#newest").addEventListener("click", () => { state.cursor = ""; reload(); });
 
 $("#bulk-rows").addEventListener("click", async (ev) => {
   const button = ev.target.closest("[data-action]");
