@@ -12,7 +12,7 @@ import { hostingRoutes, hostingWorkers } from "./hosting/routes.js";
 import { gitHttpWorkers } from "./hosting/git-http/routes.js";
 import { inventoryRoutes, inventoryWorkers } from "./inventory/routes.js";
 import { webRoutes } from "./web/routes.js";
-import { moveRoutes, moveWorkers } from "./moves/routes.js";
+import { moveConsoleRoutes, moveRoutes, moveWorkers } from "./moves/routes.js";
 import { ingestWorkers } from "./errortracking/ingest-routes.js";
 import { errorTrackingRoutes, errorTrackingWorkers } from "./errortracking/routes.js";
 import { sentryApiRoutes } from "./errortracking/sentry-api/routes.js";
@@ -61,6 +61,9 @@ export const routes: RouteSpec[] = [
 
   // ── web pages and browser sessions (functions/web/routes.ts) ─────────────────────────────────────
   ...webRoutes,
+
+  // ── the operator console's JSON: storages and storage moves (functions/moves/routes.ts) ─────────
+  ...moveConsoleRoutes,
 
   // ── error tracking: settings, client keys, the project-scoped UI JSON (functions/errortracking/routes.ts) ──
   ...errorTrackingRoutes,

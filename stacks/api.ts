@@ -11,11 +11,11 @@ import { routes, workers } from "../functions/routes";
 import { apiRoutes, environmentOf, handlerOf, layersOf, LOG_RETENTION, pascal, timeoutOf, workersOfKind, type PlannedVariable } from "./plan";
 import { lambdaArgs, linksFor, withDefaults } from "./functions";
 import { ingestQueue } from "./queues";
-import { storageMoveMachine } from "./jobs";
+import { storageMoveHistory, storageMoveMachine } from "./jobs";
 import { backgroundWork } from "./monitoring";
 import { bootstrapAdminToken, secretKey } from "./secrets";
 
-const available = { queue: ingestQueue, machine: storageMoveMachine, backgroundWork };
+const available = { queue: ingestQueue, machine: storageMoveMachine, history: storageMoveHistory, backgroundWork };
 
 export const api = new sst.aws.ApiGatewayV2("Api", {
   accessLog: { retention: LOG_RETENTION },

@@ -41,6 +41,7 @@ export interface Linkables {
   queue?: sst.aws.Queue;
   hookQueue?: sst.aws.Queue;
   machine?: sst.Linkable<{ arn: $util.Output<string> }>;
+  history?: sst.Linkable<{ arn: $util.Output<string> }>;
   bootstrapAdminToken?: sst.Secret;
   backgroundWork?: sst.Linkable<any>;
 }
@@ -56,6 +57,7 @@ export function linksFor(module: string, kind: FunctionKind, available: Linkable
     IngestQueue: available.queue,
     HookQueue: available.hookQueue,
     StorageMoveMachine: available.machine,
+    StorageMoveHistory: available.history,
     BootstrapAdminToken: available.bootstrapAdminToken,
     BackgroundWork: available.backgroundWork,
   };

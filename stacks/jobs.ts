@@ -139,11 +139,19 @@ function createMachine(asl: unknown) {
       }),
     ],
   });
-  return { link, arn: machine.arn };
+  // `states:GetExecutionHistory` on this machine's executions (a distributed Map's child executions
+  // included), for the functions `EXECUTION_HISTORY_MODULES` names only: the console's execution view.
+  const history = new sst.Linkable("StorageMoveHistory", {
+    properties: { arn: machine.arn },
+    include: [sst.aws.permission({ actions: ["states:GetExecutionHistory"], resources: [$interpolate`${executions}:*`, $interpolate`${executions}/*`] })],
+  });
+  return { link, history, arn: machine.arn };
 }
 
 const asl = readAsl();
 const created = asl === undefined ? undefined : createMachine(asl);
 export const storageMoveMachine = created?.link;
+/** Reading its executions' histories (`EXECUTION_HISTORY_MODULES` in ./plan). */
+export const storageMoveHistory = created?.history;
 /** The machine's ARN, for its alarms (./alarms). */
 export const storageMoveMachineArn = created?.arn;

@@ -97,7 +97,14 @@ export function nodejsOf(module: string | undefined): NodejsBundling {
 export type FunctionKind = "route" | WorkerSpec["kind"];
 
 /** The `sst.Linkable`s a function can be linked to (`SST_RESOURCE_<name>` in its environment). */
-export type LinkName = "Main" | "IngestQueue" | "HookQueue" | "StorageMoveMachine" | "BootstrapAdminToken" | "BackgroundWork";
+export type LinkName = "Main" | "IngestQueue" | "HookQueue" | "StorageMoveMachine" | "StorageMoveHistory" | "BootstrapAdminToken" | "BackgroundWork";
+
+/**
+ * The functions that read the storage-move executions' event histories (`states:GetExecutionHistory`,
+ * the `StorageMoveHistory` link): the operator console's execution view, and nothing else of the
+ * moves context, which otherwise only starts, describes, lists and stops executions.
+ */
+export const EXECUTION_HISTORY_MODULES: readonly string[] = ["moves/http/console/execution"];
 
 /**
  * The error tracking hook queue: the ingest consumer enqueues deliveries, the hook worker consumes
@@ -108,8 +115,9 @@ export const HOOK_QUEUE_MODULES: readonly string[] = ["errortracking/workers/con
 /**
  * The links `stacks/` gives a function (`linksFor` in ./functions): the table always; the queue and
  * the state machine where `needsOf` says so, except that a task gets no link back to the machine
- * that invokes it (a cycle); the read-only view of the background work for `monitoring/`; the
- * bootstrap admin token for routes, since each route authenticates.
+ * that invokes it (a cycle); reading execution histories only where `EXECUTION_HISTORY_MODULES`
+ * says; the read-only view of the background work for `monitoring/`; the bootstrap admin token for
+ * routes, since each route authenticates.
  * The local isolated mode (`local/isolated/`) gives each function exactly these.
  */
 export function linksOf(module: string, kind: FunctionKind): LinkName[] {
@@ -118,6 +126,7 @@ export function linksOf(module: string, kind: FunctionKind): LinkName[] {
   if (needs.queue) links.push("IngestQueue");
   if (HOOK_QUEUE_MODULES.includes(module)) links.push("HookQueue");
   if (needs.stateMachine && kind !== "task") links.push("StorageMoveMachine");
+  if (needs.stateMachine && kind !== "task" && EXECUTION_HISTORY_MODULES.includes(module)) links.push("StorageMoveHistory");
   // The Sidekiq metrics read the queues' attributes and the machine's running executions, nothing else (./monitoring).
   if (module.startsWith("monitoring/")) links.push("BackgroundWork");
   if (kind === "route") links.push("BootstrapAdminToken");

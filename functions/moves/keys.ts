@@ -29,8 +29,16 @@ export const containerMovesIndex = (kind: MoveKind, containerId: number, id: num
 export const moveSequence = (kind: MoveKind) => `${kind}_repository_storage_moves`;
 /**
  * The operator's handle on the storage-wide moves of a kind off one storage (`domain/bulk-control.ts`):
- * when the latest was scheduled, when it was canceled, how many moves may run at once.
+ * when the latest was scheduled, when it was canceled, how many moves may run at once; and what the
+ * console shows of its progress (what it found on the source, what it skipped and copied so far, its
+ * counts once it ended). The console reads every one in a batch: a kind and a configured storage each.
  */
 export const bulkControlKey = (kind: MoveKind, source: string) => ({ pk: `BULKCTL#${kind}#${source}`, sk: "BULKCTL" });
 /** What this instance's moves copied so far, and how long it took (the plan's duration estimate). */
 export const copyThroughputKey = { pk: "MOVESTATS", sk: "COPY" } as const;
+/**
+ * What moves copied and finished in one minute (`2026-05-01T12:34`), for the console's throughput
+ * chart: the last hour is one Query of the partition, by sort key. Each item expires after a day.
+ */
+export const MINUTE_STATS_PK = "MOVESTATS#MINUTE";
+export const minuteStatsKey = (minute: string) => ({ pk: MINUTE_STATS_PK, sk: minute });

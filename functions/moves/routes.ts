@@ -36,6 +36,20 @@ export const moveRoutes: RouteSpec[] = [
   { method: "GET", path: "/api/v4/repository_storages/move_plan", module: "moves/http/move-plan" },
 ];
 
+/**
+ * The operator console's data (administrators; GitLab's 404 to anyone else), not GitLab's: what the
+ * console's pages (`functions/web/admin/`) show, as JSON any script can read too.
+ */
+export const moveConsoleRoutes: RouteSpec[] = [
+  { method: "GET", path: "/admin/storages.json", module: "moves/http/console/storages" },
+  { method: "GET", path: "/admin/storage_moves.json", module: "moves/http/console/moves" },
+  { method: "GET", path: "/admin/storage_moves/plan.json", module: "moves/http/console/plan" },
+  { method: "GET", path: "/admin/storage_moves/rebalance.json", module: "moves/http/console/rebalance" },
+  { method: "GET", path: "/admin/storage_moves/:type/:id/details.json", module: "moves/http/console/move" },
+  // Its execution's events: the only console function with the Step Functions client (and IAM's GetExecutionHistory).
+  { method: "GET", path: "/admin/storage_moves/:type/:id/execution.json", module: "moves/http/console/execution" },
+];
+
 const task = (name: string, module: string): WorkerSpec => ({ name, module: `moves/tasks/${module}`, kind: "task" });
 
 export const moveWorkers: WorkerSpec[] = [

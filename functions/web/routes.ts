@@ -2,6 +2,7 @@
 import { projectScopedPaths, routesIn, type RouteSpec } from "../route-spec.js";
 
 const r = routesIn("web/http");
+const admin = routesIn("web/admin/http");
 const project = (method: RouteSpec["method"], suffix: string, module: string) => projectScopedPaths(suffix).map((path) => r(method, path, module));
 
 export const webRoutes: RouteSpec[] = [
@@ -20,4 +21,11 @@ export const webRoutes: RouteSpec[] = [
   ...project("GET", "error_tracking/projects.json", "projects-json"),
   ...project("GET", "settings/monitor", "settings-page"),
   ...project("PATCH", "settings/operations", "save-settings"),
+  // The operator console (administrators): storages and storage moves. Their JSON is the moves
+  // context's (`/admin/…json`, functions/moves/routes.ts); their scripts have a function of their own.
+  admin("GET", "/admin/storages", "storages-page"),
+  admin("GET", "/admin/storage_moves", "moves-page"),
+  admin("GET", "/admin/storage_moves/plan", "plan-page"),
+  admin("GET", "/admin/storage_moves/:type/:id", "move-page"),
+  admin("GET", "/-/assets/admin/:name", "assets"),
 ];

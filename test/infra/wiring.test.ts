@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { routes, workers } from "../../functions/routes";
 import { instanceConfigSchema } from "../../functions/platform/config";
 import { DELIVERY_LEASE_MS } from "../../functions/errortracking/hooks/delivery";
-import { apiRouteKeys, environmentOf, LAMBDA_RUNTIME, linksOf, needsOf, nodejsOf, pascal, workersOfKind, type FunctionKind } from "../../stacks/plan";
+import { apiRouteKeys, environmentOf, EXECUTION_HISTORY_MODULES, LAMBDA_RUNTIME, linksOf, needsOf, nodejsOf, pascal, workersOfKind, type FunctionKind } from "../../stacks/plan";
 import { declared, FakeResource, installFakeSst, uninstallFakeSst, unwrap } from "./fake-sst";
 
 // Not a literal import: the app's tsconfig must not follow it into SST-global code.
@@ -72,7 +72,7 @@ describe("sst.config.ts run()", () => {
     expect(functions).toHaveLength(routes.length + workers.length);
     const machine = existsSync("functions/moves/storage-move.asl.json");
     for (const { module, kind, args } of functions) {
-      const expected = linksOf(module, kind).filter((n) => n !== "StorageMoveMachine" || machine);
+      const expected = linksOf(module, kind).filter((n) => (n !== "StorageMoveMachine" && n !== "StorageMoveHistory") || machine);
       expect(linkNames(args.link), `${kind} ${module}`).toEqual(expected);
       const env = Object.keys(unwrap(args.environment)).filter((k) => k !== "FORGELINE_CONFIG_JSON").sort();
       expect(env, `${kind} ${module}`).toEqual([...environmentOf(module, kind)].sort());
@@ -143,6 +143,23 @@ describe("sst.config.ts run()", () => {
     if (!existsSync("functions/moves/storage-move.asl.json")) return expect(machines).toHaveLength(0);
     expect(machines).toHaveLength(1);
     expect(unwrap(machines[0]!.args.definition)).not.toContain("${task:");
+  });
+
+  it("lets only the console's execution view read execution histories, and only of this machine's executions", () => {
+    if (!existsSync("functions/moves/storage-move.asl.json")) return;
+    const [machine] = ofType("aws.sfn.StateMachine");
+    const executions = unwrap(machine!.resource.arn).replace(":stateMachine:", ":execution:");
+    const linkables = Object.fromEntries(ofType("sst.Linkable").map((d) => [d.name, unwrap(d.args.include) as Array<{ actions: string[]; resources: string[] }>]));
+    expect(linkables.StorageMoveHistory).toEqual([{ type: "aws.permission", actions: ["states:GetExecutionHistory"], resources: [`${executions}:*`, `${executions}/*`] }]);
+    // No other link grants it; the machine's link keeps the actions it had.
+    for (const [name, include] of Object.entries(linkables)) if (name !== "StorageMoveHistory") expect((include ?? []).flatMap((p) => p.actions), name).not.toContain("states:GetExecutionHistory");
+    expect(linkables.StorageMoveMachine!.flatMap((p) => p.actions)).toEqual(["states:StartExecution", "states:DescribeExecution", "states:StopExecution", "states:ListExecutions"]);
+    const [api] = ofType("sst.aws.ApiGatewayV2");
+    const reading = api!.resource.calls.filter((c) => linkNames(c.args[1].link).includes("StorageMoveHistory")).map((c) => c.args[0]);
+    expect(reading).toEqual(["GET /admin/storage_moves/{type}/{id}/execution.json"]);
+    expect(EXECUTION_HISTORY_MODULES).toEqual(["moves/http/console/execution"]);
+    const everyOther = [...ofType("sst.aws.Function"), ...ofType("sst.aws.CronV2")].map((d) => linkNames(d.args.link ?? d.args.function?.link));
+    expect(everyOther.filter((links) => links.includes("StorageMoveHistory"))).toEqual([]);
   });
 
   it("logs every state-machine execution with its data to CloudWatch Logs, and traces it in X-Ray", () => {

@@ -91,6 +91,23 @@ describe("bar chart renderer", () => {
     expect(texts(none)).toContain("No data");
   });
 
+  it("draws per minute, what it counts named (moves), or a rate in its own words (bytes per second)", () => {
+    const minute = (counts: number[]): Buckets => counts.map((n, i) => [start + i * 60, n]);
+    const moves = barChart(minute([0, 2, 5, ...Array(57).fill(0)]), { id: "m", unit: "minute", size: "large", noun: "move", title: "Moves finished per minute, last hour", timeZone: "UTC" });
+    expect(texts(moves)).toEqual(["0", "5", "00:09", "00:19", "00:29", "00:39", "00:49", "00:59"]);
+    expect(moves).toContain("7 moves in the last 60 minutes; the busiest minute was Nov 26, 00:02 with 5 moves. From Nov 26, 00:00 to Nov 26, 00:59.");
+    expect(moves).toContain('<li>Nov 26, 00:01: <data value="2">2 moves</data></li>');
+    const rate = (n: number) => (n < 1024 ? `${n} B/s` : `${(n / 1024).toFixed(1)} KiB/s`);
+    const bytes = barChart(minute([0, 3072, 1024, 0]), { id: "b", unit: "minute", size: "large", noun: "byte per second", empty: "Nothing copied", format: rate, timeZone: "UTC" } as never);
+    expect(texts(bytes).slice(0, 2)).toEqual(["0", "3.0 KiB/s"]);
+    expect(bytes).toContain("Peak 3.0 KiB/s in the minute of Nov 26, 00:01, average 1.0 KiB/s over the last 4 minutes. From Nov 26, 00:00 to Nov 26, 00:03.");
+    expect(bytes).toContain('<li>Nov 26, 00:02: <data value="1024">1.0 KiB/s</data></li>');
+    expect(bars(bytes).map((b) => b.count)).toEqual([0, 3072, 1024, 0]);
+    // The scale's top needs more room than a count's: it stays inside the picture.
+    expect(/<text x="([\d.]+)" y="[\d.]+" text-anchor="end"[^>]*>3\.0 KiB\/s</.exec(bytes)![1]).toBe("66");
+    expect(texts(barChart(minute([0, 0]), { id: "e", unit: "minute", size: "large", empty: "Nothing copied", format: rate, timeZone: "UTC" } as never))).toContain("Nothing copied");
+  });
+
   it("escapes what it is given: a title or id with markup stays text", () => {
     const out = barChart(hours([1]), { id: '"><script>x</script>', title: "<img src=x onerror=alert(1)>", timeZone: "UTC" });
     expect(out).not.toMatch(/<script|<img/);

@@ -15,20 +15,18 @@
  */
 import { CliError, latestMoveId, remainingOn, type Api, type MoveRecordView } from "./client.js";
 import { watch, type Watched, type WatchPace } from "./watch.js";
-import { bytesText, rebalance } from "./rebalance.js";
+import { rebalance } from "./rebalance.js";
 import type { MovePlan } from "../domain/move-plan.js";
+import { describeMovePlan } from "../domain/plan-text.js";
+import { consoleUrl } from "../domain/console-url.js";
+
+export { describeMovePlan, durationText } from "../domain/plan-text.js";
+export { consoleUrl };
 
 interface ExecutionView {
   execution_arn: string | null;
   bulk_execution_name: string | null;
   history: Array<{ step: string; at: string; detail?: string }>;
-}
-
-/** The Step Functions console page of an execution on AWS (none for the local stand-in's account). */
-export function consoleUrl(arn: string | null): string | undefined {
-  const region = arn?.split(":")[3];
-  if (!arn || !region || arn.includes(":000000000000:")) return undefined;
-  return `https://${region}.console.aws.amazon.com/states/home?region=${region}#/v2/executions/details/${arn}`;
 }
 
 const KINDS: Record<string, string> = { projects: "project", snippets: "snippet", groups: "group", project: "project", snippet: "snippet", group: "group" };
@@ -82,32 +80,6 @@ export const describeMove = (kind: string, m: MoveRecordView) => {
   const name = container?.path_with_namespace ?? container?.web_url ?? `#${container?.id ?? "?"}`;
   return `${String(m.id).padStart(6)}  ${m.state.padEnd(14)} ${m.source_storage_name} → ${m.destination_storage_name}  ${kind} ${name}${m.error_message ? `  (${m.error_message})` : ""}`;
 };
-
-/** A duration as an operator says it: seconds under a minute, minutes under an hour, then hours. */
-export function durationText(seconds: number): string {
-  const s = Math.max(1, Math.ceil(seconds));
-  if (s < 60) return `${s} s`;
-  if (s < 3600) return `${Math.ceil(s / 60)} min`;
-  const hours = Math.floor(s / 3600);
-  const minutes = Math.ceil((s % 3600) / 60);
-  return minutes ? `${hours} h ${minutes} min` : `${hours} h`;
-}
-
-/** A storage-wide move's plan as an operator reads it. */
-export function describeMovePlan(plan: MovePlan): string[] {
-  const duration =
-    plan.estimated_seconds === null
-      ? "unknown until a move has run on this instance"
-      : `about ${durationText(plan.estimated_seconds)} at ${bytesText(plan.copy_bytes_per_second!)}/s measured here`;
-  return [
-    `Moving everything off ${plan.source_storage_name} to ${plan.destination_storage_name}:`,
-    ...plan.types.map((t) => `  ${`${t.type}s`.padEnd(9)} ${String(t.repositories).padStart(6)} repositories  ${bytesText(t.bytes).padStart(12)}`),
-    `  total     ${bytesText(plan.total_bytes).padStart(33)}; needs ${bytesText(plan.needed_bytes)} free with the margin`,
-    ...plan.destination_replicas.map((r) => `  ${plan.destination_storage_name} replica ${r.replica}: ${r.free_bytes === null ? "free space unknown (its folder cannot be read)" : `${bytesText(r.free_bytes)} free`}`),
-    `Estimated duration: ${duration}.`,
-    plan.fits ? "It fits." : `It does not fit: scheduling it would be refused.`,
-  ];
-}
 
 /** Runs one command; returns the process exit status. */
 export async function runMovesCli(argv: string[], api: Api, out: (line: string) => void = console.log, pace: WatchPace = {}): Promise<number> {

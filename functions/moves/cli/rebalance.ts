@@ -8,22 +8,15 @@
  */
 import { CliError, type Api, type MoveRecordView } from "./client.js";
 import type { WatchPace } from "./watch.js";
+import type { RebalancePlan } from "../domain/rebalance-plan.js";
+import { bytesText, describeRebalancePlan, sharesLines } from "../domain/plan-text.js";
 
-interface Plan {
-  tolerance: number;
-  total_bytes: number;
-  balanced: boolean;
-  storages: Array<{ name: string; weight: number; target_share: number; share_before: number; share_after: number }>;
-  moves: Array<{ kind: string; id: number; from: string; to: string; bytes: number }>;
-}
+type Plan = Pick<RebalancePlan, "tolerance" | "total_bytes" | "balanced" | "storages" | "moves">;
 
 const PLURAL: Record<string, string> = { project: "projects", snippet: "snippets", group: "groups" };
 const TERMINAL = ["finished", "failed", "cleanup failed"];
 
-export const bytesText = (n: number) => (n < 1024 ? `${n} B` : n < 1024 ** 2 ? `${(n / 1024).toFixed(1)} KiB` : n < 1024 ** 3 ? `${(n / 1024 ** 2).toFixed(1)} MiB` : `${(n / 1024 ** 3).toFixed(2)} GiB`);
-
-const sharesLines = (plan: Plan, when: "share_before" | "share_after") =>
-  plan.storages.map((s) => `  ${s.name.padEnd(12)} weight ${String(s.weight).padStart(3)}  target ${s.target_share.toFixed(1).padStart(5)}%  ${when === "share_before" ? "now" : "after"} ${s[when].toFixed(1).padStart(5)}%`);
+export { bytesText };
 
 export interface RebalanceOptions {
   dryRun: boolean;
@@ -34,15 +27,8 @@ export interface RebalanceOptions {
 export async function rebalance(api: Api, opts: RebalanceOptions, out: (line: string) => void, pace: WatchPace = {}): Promise<number> {
   const query = opts.tolerance === undefined ? "" : `?tolerance=${opts.tolerance}`;
   const plan = await api.get<Plan>(`/repository_storages/rebalance_plan${query}`);
-  out(`Storages (${bytesText(plan.total_bytes)} in all, tolerance ${plan.tolerance} points):`);
-  sharesLines(plan, "share_before").forEach((l) => out(l));
-  if (!plan.moves.length) {
-    out(plan.balanced ? "Balanced already: nothing to move." : "Out of balance, but no repository can move closer to the weights (too large for the tolerance, or read-only).");
-    return 0;
-  }
-  out(`Plan: ${plan.moves.length} moves, smallest first${plan.balanced ? "" : " (the tolerance cannot be reached by these alone)"}:`);
-  for (const m of plan.moves) out(`  ${m.kind} ${m.id}  ${m.from} → ${m.to}  ${bytesText(m.bytes)}`);
-  sharesLines(plan, "share_after").forEach((l) => out(l));
+  describeRebalancePlan(plan).forEach((line) => out(line));
+  if (!plan.moves.length) return 0;
   if (opts.dryRun) {
     out("Dry run: nothing was scheduled.");
     return 0;

@@ -13,7 +13,7 @@
  * A cancel applies to the bulk moves scheduled before it (by time), never to a later one. Once the
  * latest bulk move has ended (`endedAt`, written by its summary step), both answer 404.
  */
-import { getItem, updateItem, isConditionFailure } from "../../platform/db/table.js";
+import { getItem, getItems, updateItem, isConditionFailure } from "../../platform/db/table.js";
 import { notFound } from "../../platform/http/errors.js";
 import { bulkControlKey, type MoveKind } from "../keys.js";
 import { movesCreatedSince } from "./records.js";
@@ -43,7 +43,23 @@ export interface BulkControl {
   concurrency?: number;
   /** When that bulk move's execution summarised its moves: it runs no more (ISO 8601). */
   endedAt?: string;
+  /** What it found on its source when scheduled: repositories of the kind and their recorded bytes. */
+  totalRepositories?: number;
+  totalBytes?: number;
+  /** Its destination; unset, each repository went to a storage picked by weight. */
+  destination?: string;
+  /** Its execution. */
+  executionArn?: string;
+  /** Repositories its pages could not schedule so far (read-only, busy, no destination). */
+  skipped?: number;
+  /** Bytes its moves copied so far (each replication step adds its batch's). */
+  copiedBytes?: number;
+  /** Its summary's counts, once it ended. */
+  outcome?: { scheduled: number; finished: number; failed: number; skipped: number; canceled: number };
 }
+
+/** The console's view of the latest bulk moves (`console-moves.ts`) reads these items; the execution only some of it. */
+export const readBulkControls = (refs: Array<{ kind: MoveKind; source: string }>) => getItems<BulkControl>(refs.map((r) => bulkControlKey(r.kind, r.source)));
 
 /** What a bulk execution needs to find its control item again. */
 export interface BulkRef {
@@ -66,30 +82,36 @@ export async function bulkCanceled(ref: BulkRef): Promise<boolean> {
 }
 
 /**
- * A new bulk move starts at the default concurrency. An earlier cancel stays recorded: it is older
- * than the new bulk move, so it stops only the ones scheduled before it, which must not resume.
+ * A new bulk move starts at the default concurrency, with what it found on its source (`found`).
+ * An earlier cancel stays recorded: it is older than the new bulk move, so it stops only the ones
+ * scheduled before it, which must not resume.
  */
-export async function recordBulkScheduled(kind: MoveKind, source: string, scheduledAt: string): Promise<void> {
+export async function recordBulkScheduled(kind: MoveKind, source: string, scheduledAt: string, found?: { repositories: number; bytes: number; destination?: string }): Promise<void> {
   const key = bulkControlKey(kind, source);
+  const totals = found ? ", totalRepositories = :n, totalBytes = :b" + (found.destination ? ", destination = :d" : "") : "";
   await updateItem({
     ...key,
-    update: "SET kind = :kind, #source = :source, scheduledAt = :at, #type = :type REMOVE concurrency, endedAt",
+    update: `SET kind = :kind, #source = :source, scheduledAt = :at, #type = :type${totals} REMOVE concurrency, endedAt, skipped, copiedBytes, executionArn, outcome${found?.destination ? "" : ", destination"}`,
     names: { "#source": "source", "#type": "type" },
-    values: { ":kind": kind, ":source": source, ":at": scheduledAt, ":type": "bulk-control" },
+    values: { ":kind": kind, ":source": source, ":at": scheduledAt, ":type": "bulk-control", ...(found ? { ":n": found.repositories, ":b": found.bytes, ...(found.destination ? { ":d": found.destination } : {}) } : {}) },
   });
 }
 
-/**
- * The bulk execution scheduled at `scheduledAt` has ended (its summary step). Recorded only while
- * it is still the latest bulk move of its kind off its source: a newer one keeps running.
- */
-export async function recordBulkEnded(kind: MoveKind, source: string, scheduledAt: string): Promise<void> {
+/** A change to the bulk move scheduled at `ref.scheduledAt`, only while it is still the latest of its kind off its source. */
+export async function updateBulk(ref: BulkRef, update: string, values: Record<string, unknown>): Promise<void> {
+  if (!ref.scheduledAt) return;
   try {
-    await updateItem({ ...bulkControlKey(kind, source), update: "SET endedAt = :now", condition: "scheduledAt = :at", values: { ":now": new Date().toISOString(), ":at": scheduledAt } });
+    await updateItem({ ...bulkControlKey(ref.kind, ref.source), update, condition: "scheduledAt = :at", values: { ...values, ":at": ref.scheduledAt } });
   } catch (err) {
     if (!isConditionFailure(err)) throw err;
   }
 }
+
+/**
+ * The bulk execution scheduled at `scheduledAt` has ended (its summary step).
+ * Recorded only while it is still the latest bulk move of its kind off its source: a newer one keeps running.
+ */
+export const recordBulkEnded = (kind: MoveKind, source: string, scheduledAt: string) => updateBulk({ kind, source, scheduledAt }, "SET endedAt = :now", { ":now": new Date().toISOString() });
 
 /**
  * How one page's moves run: in batches of at most `size` moves, `parallel` batches at once, so no

@@ -8,7 +8,7 @@
 import { kindInfo } from "./containers.js";
 import type { BulkInput } from "./execution.js";
 import { isTerminal, movesCreatedSince } from "./records.js";
-import { CANCELED_MESSAGE, recordBulkEnded } from "./bulk-control.js";
+import { CANCELED_MESSAGE, recordBulkEnded, updateBulk } from "./bulk-control.js";
 
 export interface BulkSummary {
   scheduled: number;
@@ -33,6 +33,8 @@ export async function summariseBulk(input: { bulk: BulkInput["bulk"]; skipped?: 
   const failed = mine.filter((m) => isTerminal(m.state) && m.state !== "finished");
   const canceled = failed.filter((m) => m.errorMessage === CANCELED_MESSAGE).length;
   const counts = { scheduled: mine.length, finished: mine.filter((m) => m.state === "finished").length, failed: failed.length, skipped: input.skipped ?? 0, canceled };
+  // What the console shows of it from now on, instead of counting its moves again.
+  await updateBulk({ kind, source, scheduledAt }, "SET outcome = :o", { ":o": counts });
   const what = `${kindInfo[kind].repositoryType} repository moves off ${source}`;
   const tail = `${counts.finished} finished, ${counts.skipped} skipped${canceled ? `, ${canceled} canceled by an administrator` : ""}`;
   const summary = counts.failed

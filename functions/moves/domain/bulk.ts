@@ -18,7 +18,7 @@ import { moveSequence, type MoveKind } from "../keys.js";
 import { containersOf, displayPath, type AnyContainer } from "./containers.js";
 import { drainPolicy, startBulkExecution, type BulkInput, type DrainPolicy, type MoveBatchInput, type MoveInput } from "./execution.js";
 import { assertBulkStorages } from "./policy.js";
-import { isCanceled, pageShape, readBulkControl, recordBulkScheduled } from "./bulk-control.js";
+import { isCanceled, pageShape, readBulkControl, recordBulkScheduled, updateBulk } from "./bulk-control.js";
 import { findMove, isTerminal, movesCreatedSince, type MoveRecord } from "./records.js";
 import { createScheduledMove, isSchedulable, newMoveRecord, NotSchedulableError, schedulingItems } from "./schedule.js";
 import { transactEach } from "./transitions.js";
@@ -39,10 +39,13 @@ export async function scheduleBulkMoves(kind: MoveKind, source: string, destinat
     throw paramError("destination_storage_name is missing and no other storage has a weight above 0 in repository_storages_weighted");
   }
   // With a destination named, everything on the source must fit there (a weighted pick spreads it).
-  if (destination !== undefined) await assertRoomForStorage((await kindBytes(kind, source)).bytes, destination);
+  const found = await kindBytes(kind, source);
+  if (destination !== undefined) await assertRoomForStorage(found.bytes, destination);
   const scheduledAt = new Date().toISOString();
-  await recordBulkScheduled(kind, source, scheduledAt);
-  await startBulkExecution({ kind, source, destination, pageSize: pageSize(), drain: drainPolicy(opts.drain), scheduledAt });
+  // What it found is what the console measures its progress against.
+  await recordBulkScheduled(kind, source, scheduledAt, { repositories: found.count, bytes: found.bytes, destination });
+  const arn = await startBulkExecution({ kind, source, destination, pageSize: pageSize(), drain: drainPolicy(opts.drain), scheduledAt });
+  if (arn) await updateBulk({ kind, source, scheduledAt }, "SET executionArn = :arn", { ":arn": arn });
 }
 
 export interface BatchState extends BulkInput {
@@ -122,6 +125,8 @@ export async function scheduleBatch(state: BatchState, executionName: string): P
   const moves: MoveInput[] = resumed.map((move) => ({ moveId: move.id, kind, containerId: move.containerId }));
   scheduled.forEach((moveId, i) => moveId !== undefined && moves.push({ moveId, kind, containerId: rows[i]!.id }));
   const batches = inBatches(moves);
+  // For the console's progress: what this execution could not schedule so far.
+  if (tally.skipped !== (state.skipped ?? 0)) await updateBulk(bulkRef, "SET skipped = :n", { ":n": tally.skipped });
   return { bulk: state.bulk, cursor: rows.at(-1)?.gsi2sk ?? state.cursor, more: !!out.LastEvaluatedKey, batches, skipped: tally.skipped, maxConcurrency: shape.parallel };
 }
 

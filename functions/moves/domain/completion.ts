@@ -13,6 +13,7 @@ import { faultPoint } from "./fault-injection.js";
 import { findMove, isTerminal, moveOwner, requireMove, truncateError, type MoveState } from "./records.js";
 import { runAsWriter } from "../../hosting/domain/git/writer.js";
 import { markAllFinished, markCleanupFailed, markFailed } from "./transitions.js";
+import { recordFinished } from "./throughput.js";
 
 const REMOVE_CONCURRENCY = 4;
 
@@ -49,6 +50,7 @@ export async function finishMoves(input: MoveBatch): Promise<MoveBatch> {
   const batch = structuredClone(input);
   const moves = movesAt(batch, "replicated");
   const done = await markAllFinished(moves.map((m) => ({ move: { id: m.moveId, kind: m.kind, containerId: m.containerId }, notes: m.notes })));
+  await recordFinished(done.filter(Boolean).length);
   // Not finished by this write: finished by an earlier try (a retry), or someone else changed it.
   (await reachedState(moves, done, "finished")).forEach(({ reached, now }, i) => {
     const move = moves[i]!;

@@ -122,7 +122,7 @@ export async function replicateRepositories(input: MoveBatch): Promise<MoveBatch
     move.notes = [...(move.notes ?? []), note("copied and verified", `to ${move.destinationStorage}${wikiPath ? ", with its wiki" : ""}`)];
   });
   const copied = await Promise.all(moves.filter((m) => m.notes?.some((n) => n.step === "copied and verified")).map((m) => sizesOf(m.kind, containers[moves.indexOf(m)] ?? {})));
-  await recordCopy(copied.reduce((sum, s) => sum + movedBytes(s), 0), Date.now() - started);
+  await recordCopy(copied.reduce((sum, s) => sum + movedBytes(s), 0), Date.now() - started, batch.bulk);
   const { writesInFlight: _, ...rest } = batch;
   return settled(rest);
 }

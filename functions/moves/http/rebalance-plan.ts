@@ -10,14 +10,7 @@ import { lambda } from "../../platform/http/lambda.js";
 import type { MoveKind } from "../keys.js";
 import { groupMovesAllowed } from "../domain/policy.js";
 import { planRebalance, rebalanceInput } from "../domain/rebalance-plan.js";
-
-export const DEFAULT_TOLERANCE = 5;
-
-const percentage = () =>
-  z.pipe(
-    z.union([z.number(), z.pipe(z.string().check(z.regex(/^\d+(\.\d+)?$/)), z.transform(Number))]),
-    z.number().check(z.minimum(0), z.maximum(100)),
-  );
+import { DEFAULT_TOLERANCE, percentage } from "./tolerance.js";
 
 /** Group wikis take part only where group moves exist (self-managed Premium or Ultimate). */
 const movableKinds = (): MoveKind[] => (groupMovesAllowed() ? ["project", "snippet", "group"] : ["project", "snippet"]);

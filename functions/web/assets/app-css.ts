@@ -51,5 +51,30 @@ table.errors th, table.errors td { text-align: left; padding: .5rem .6rem; borde
 .chart.large { margin: .5rem 0 1rem; background: #fff; border: 1px solid var(--line); border-radius: 4px; padding: .25rem; width: max-content; max-width: 100%; }
 td.activity { vertical-align: middle; }
 @media (forced-colors: active) { .chart rect.bar { fill: CanvasText; stroke: CanvasText; } .chart text { fill: CanvasText; } }
+.crumbs a[aria-current] { font-weight: 700; color: var(--fg); }
+.storages { display: grid; gap: 1rem; }
+.storage h2 { margin-top: 0; }
+.storage-bar { display: block; max-width: 100%; height: auto; margin: .25rem 0 .75rem; }
+.legend .key { display: inline-block; width: 1rem; height: .8rem; border: 1px solid var(--fg); vertical-align: middle; margin: 0 .25rem 0 .75rem; }
+.legend .key.used { background: #4a7fd0; }
+.legend .key.out { background: repeating-linear-gradient(45deg, #a4161a 0 2px, #fde8e8 2px 5px); }
+.legend .key.in { background: radial-gradient(circle, #1b6e2d 35%, #e6f4ea 40%) 0 0 / 6px 6px; }
+.legend .key.free { background: #fff; }
+progress { width: 10rem; height: 1rem; vertical-align: middle; }
+.progress-cell span, th[scope=row] small, td small { display: block; font-size: .85rem; color: var(--muted); font-weight: normal; }
+ul.counts { list-style: none; margin: 0; padding: 0; font-size: .85rem; }
+.charts { display: flex; flex-wrap: wrap; gap: 1rem; }
+.state-machine-box { overflow-x: auto; background: #fff; border: 1px solid var(--line); border-radius: 4px; padding: .5rem; }
+svg.state-machine { display: block; max-width: 100%; height: auto; }
+svg.state-machine .state.visited > rect { fill: #e6f4ea; stroke: #1b6e2d; stroke-width: 2; }
+svg.state-machine .state.container.visited > rect { fill: #f3faf5; }
+svg.state-machine .state.current > rect { fill: #fff3c4; stroke: #1f1f24; stroke-width: 4; }
+svg.state-machine .state.failed > rect { fill: #fde8e8; stroke: #a4161a; stroke-width: 3; stroke-dasharray: 6 3; }
+svg.state-machine .mark { font-weight: 700; }
+pre.terminal { background: #1f1f24; color: #f4f4f8; padding: .75rem 1rem; border-radius: 4px; overflow-x: auto; font-size: .85rem; }
+section.card { margin-bottom: 1rem; }
+dialog { border: 1px solid var(--line); border-radius: 6px; max-width: 36rem; }
+dialog::backdrop { background: rgba(0, 0, 0, .35); }
+@media (forced-colors: active) { svg.state-machine .state.current > rect { stroke: Highlight; } svg.state-machine .state.failed > rect { stroke: Mark; } .storage-bar rect { stroke: CanvasText; } }
 .visually-hidden { position: absolute !important; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 `;

@@ -18,7 +18,7 @@ export const endpoint = defineEndpoint({ summary: "Home page", access: "public" 
     page({
       title: "Projects",
       ...pageIdentity(principal),
-      body: `<h1>Your projects</h1>${rows ? `<ul class="projects">${rows}</ul>` : `<p class="muted">No projects yet.</p>`}`,
+      body: `${principal.user.admin ? `<p class="muted">Admin area: <a href="/admin/storages">Storages</a> · <a href="/admin/storage_moves">Storage moves</a></p>\n` : ""}<h1>Your projects</h1>${rows ? `<ul class="projects">${rows}</ul>` : `<p class="muted">No projects yet.</p>`}`,
     }),
   );
 });

@@ -2,23 +2,17 @@
  * What the project pages share: the project path from `/:p1/:p2(/:p3)/-/…`, the access rules of the
  * JSON they drive (refusals are 404, as GitLab's controllers), and the HTML 404 page.
  */
-import type { Context } from "hono";
 import type { Principal } from "../../identity/domain/auth.js";
 import { ApiError } from "../../platform/http/errors.js";
 import { visibleProject, fullPathOf, type Project } from "../../hosting/domain/projects.js";
 import { AccessLevel } from "../../hosting/domain/access.js";
 import { monitoredProject } from "../../errortracking/domain/access.js";
-import { page } from "./layout.js";
-import { pageIdentity } from "../http/session-page.js";
+export { notFoundPage } from "./not-found.js";
 
 // The pages take the same `/:p1/:p2(/:p3)/-/…` parameters as the error-tracking UI JSON routes.
 import { projectPathOf } from "../../errortracking/http/params.js";
 export { uiPathParams as pathParams, projectPathOf } from "../../errortracking/http/params.js";
 export type PathParams = { p1: string; p2: string; p3?: string };
-
-export function notFoundPage(c: Context, principal: Principal): Response {
-  return c.html(page({ title: "Not found", ...pageIdentity(principal), body: `<h1>404: Page not found</h1><p>Make sure the address is correct and the page has not moved, or that you have access to it.</p>` }), 404);
-}
 
 /** The project when the caller may read its errors (Monitor on, Reporter+); undefined → 404 page. */
 export async function monitoredOrNothing(principal: Principal, params: PathParams, minLevel: number): Promise<Project | undefined> {
