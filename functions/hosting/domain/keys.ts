@@ -16,6 +16,7 @@
  * | fork of a project         | PROJECT#<source id>     | FORK#<fork id>  |                                   |                                        |
  * | a day's fetch count       | PROJECT#<id>            | FETCHES#<date>  |                                   |                                        |
  * | comment on a commit       | PROJECT#<id>            | COMMIT_NOTE#<sha>#<note id> |                       |                                        |
+ * | protected branch / tag    | PROJECT#<id>            | PROTECTED#branch#<name> / PROTECTED#tag#<name> |    |                                        |
  * | path claim                | NAMESPACE#<full path>   | NAMESPACE       |                                   |                                        |
  * | visible-to-all marker     | VISIBLE#<kind>          | <id>            |                                   |                                        |
  * | project order entry       | PROJECTS#BY#<order>#<audience> | <sort value>#<id> |                           |                                        |
@@ -69,6 +70,14 @@ export const DAILY_FETCH_PREFIX = "FETCHES#";
  */
 export const commitNoteKey = (projectId: number, commitId: string, noteId: number) => ({ pk: `PROJECT#${projectId}`, sk: `${commitNotesPrefix(commitId)}${pad(noteId)}` });
 export const commitNotesPrefix = (commitId?: string) => (commitId ? `COMMIT_NOTE#${commitId}#` : "COMMIT_NOTE#");
+/**
+ * A protected branch or tag rule (`protected-refs.ts`), in its project's partition under its name (a
+ * wildcard such as `release/*` is a name too): every rule of a project, branches and tags, is one
+ * Query of a sort-key prefix, the one read each push and API write makes to check them.
+ */
+const PROTECTED_PREFIX = "PROTECTED#";
+export const protectedRefKey = (projectId: number, kind: "branch" | "tag", name: string) => ({ pk: `PROJECT#${projectId}`, sk: `${PROTECTED_PREFIX}${kind}#${name}` });
+export const protectedRefsRange = (projectId: number) => ({ pk: `PROJECT#${projectId}`, skPrefix: PROTECTED_PREFIX });
 /** Marks a project or subgroup as a child of its group, so "is this group empty?" is one Query. */
 export const groupChildKey = (groupId: number, kind: "project" | "group", id: number) => ({ pk: `GROUP#${groupId}`, sk: `CHILD#${kind}#${pad(id)}` });
 /**

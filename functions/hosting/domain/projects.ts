@@ -9,6 +9,7 @@ import { removeAccessRequestsOf } from "./access-requests.js";
 import { removeSharesOfProject } from "./share-writes.js";
 import { allProjectsIndex, containerKey, FORK_LINK_PREFIX, forkLinkKey, groupChildKey, pathClaimKey, storageIndexKeys } from "./keys.js";
 import { deleteCommitNotesOf } from "./commit-notes.js";
+import { defaultBranchRuleWrite, defaultProtectionOf, deleteProtectedRules } from "./protected-refs.js";
 import type { Namespace } from "./namespaces.js";
 import { commitActions, hashedRelativePath, initRepository, removeRepository } from "./git/index.js";
 import { withRepositoryWrite } from "./write-path.js";
@@ -158,6 +159,8 @@ export async function createProject(
   ];
   if (ns.kind === "group") items.push({ Put: { Item: { ...groupChildKey(ns.id, "project", id) } } });
   if (input.fork) items.push(...forkLinkWrites(input.fork.sourceId, id, 1));
+  // Its default branch is protected as the group or instance says, from the start (GitLab protects it at its first push).
+  items.push(...(await defaultBranchRuleWrite(id, project.defaultBranch, await defaultProtectionOf(ns))));
   try {
     await transact(items);
   } catch (err) {
@@ -245,7 +248,7 @@ export async function deleteProject(project: Project): Promise<void> {
   });
   // Its forks stay, unlinked: their entries here are of no use any more.
   const forks = await queryAll<{ pk: string; sk: string }>({ pk: forkLinkKey(project.id, 0).pk, skPrefix: FORK_LINK_PREFIX, projection: ["pk", "sk"] });
-  await Promise.all([...forks.map((f) => deleteItem(f.pk, f.sk)), removeSharesOfProject(project.id), removeAccessRequestsOf("project", project.id), deleteCommitNotesOf(project.id)]);
+  await Promise.all([...forks.map((f) => deleteItem(f.pk, f.sk)), removeSharesOfProject(project.id), removeAccessRequestsOf("project", project.id), deleteCommitNotesOf(project.id), deleteProtectedRules(project.id)]);
   await countProjectsBy(-1);
 }
 

@@ -3,14 +3,18 @@ import { lambda } from "../../platform/http/lambda.js";
 import { notFound } from "../../platform/http/errors.js";
 import { findBranch } from "../domain/git/index.js";
 import { readRepository } from "../domain/read-path.js";
+import { protectedRules } from "../domain/protected-refs.js";
 import { branchParams, branchView } from "./ref-views.js";
 import { codeReader } from "./repository-access.js";
 
 /** GitLab's "Get single repository branch"; `404 Branch Not Found` otherwise. */
 export const endpoint = defineEndpoint({ summary: "Get a repository branch", access: "public", params: branchParams }, async ({ c, principal, params }) => {
   const { project, level } = await codeReader(principal, params.id);
-  const branch = await readRepository("project", project.id, project, (loc) => findBranch(loc.storage, loc.relativePath, params.branch, project.defaultBranch));
+  const [branch, rules] = await Promise.all([
+    readRepository("project", project.id, project, (loc) => findBranch(loc.storage, loc.relativePath, params.branch, project.defaultBranch)),
+    protectedRules(project.id),
+  ]);
   if (!branch) throw notFound("Branch");
-  return branchView(c, project, level, branch);
+  return branchView(c, project, { level, admin: !!principal?.user.admin }, branch, rules);
 });
 export const handler = lambda(endpoint);
