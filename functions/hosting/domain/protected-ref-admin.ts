@@ -41,7 +41,7 @@ export async function protect(projectId: number, rule: Omit<ProtectedRule, "id">
 /** Changes a branch rule's force push setting; undefined when the rule is gone. */
 export async function setForcePush(projectId: number, name: string, force: boolean): Promise<ProtectedRule | undefined> {
   try {
-    return (await updateItem({ ...protectedRefKey(projectId, "branch", name), update: "SET force = :f", condition: "attribute_exists(pk)", values: { ":f": force } })) as unknown as ProtectedRule;
+    return (await updateItem({ ...protectedRefKey(projectId, "branch", name), update: "SET #f = :f", condition: "attribute_exists(pk)", names: { "#f": "force" }, values: { ":f": force } })) as unknown as ProtectedRule;
   } catch (err) {
     if (isConditionFailure(err)) return undefined;
     throw err;
