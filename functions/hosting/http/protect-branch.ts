@@ -24,6 +24,8 @@ export const endpoint = defineEndpoint(
       // Premium's setting, accepted here: who may unprotect (no "No one").
       unprotect_access_level: z.optional(z.pipe(int(), z.literal([30, 40, 60]))),
       allow_force_push: z.optional(bool()),
+      // Premium's; taken and without effect, as GitLab CE ignores it.
+      code_owner_approval_required: z.optional(bool()),
     }),
   },
   async ({ principal, params, body }) => {

@@ -1,6 +1,7 @@
 import * as z from "zod/mini";
 import { defineEndpoint } from "../../platform/http/endpoint.js";
 import { lambda } from "../../platform/http/lambda.js";
+import { int } from "../../platform/http/params.js";
 import { protect, protectedTagView } from "../domain/protected-ref-admin.js";
 import { maintainedProject, refAccessLevel } from "./protected-ref-params.js";
 import { projectParams } from "./schemas.js";
@@ -15,7 +16,14 @@ export const endpoint = defineEndpoint(
     access: "write",
     status: 201,
     params: projectParams,
-    body: z.object({ name: z.string().check(z.minLength(1), z.maxLength(255)), create_access_level: z.optional(refAccessLevel()) }),
+    body: z.object({
+      name: z.string().check(z.minLength(1), z.maxLength(255)),
+      create_access_level: z.optional(refAccessLevel()),
+      // Premium's per-user, group and deploy key grants: taken and without effect, as GitLab CE ignores them.
+      allowed_to_create: z.optional(
+        z.array(z.object({ user_id: z.optional(int()), group_id: z.optional(int()), deploy_key_id: z.optional(int()), access_level: z.optional(refAccessLevel()) })).check(z.maxLength(100)),
+      ),
+    }),
   },
   async ({ principal, params, body }) => {
     const { project } = await maintainedProject(principal, params.id);

@@ -11,7 +11,13 @@ import { maintainedProject, protectedRefParams } from "./protected-ref-params.js
  * level arrays are Premium's); `404 Not found` for a name that is not protected.
  */
 export const endpoint = defineEndpoint(
-  { summary: "Update a protected branch", access: "write", params: protectedRefParams, body: z.object({ allow_force_push: z.optional(bool()) }) },
+  {
+    summary: "Update a protected branch",
+    access: "write",
+    params: protectedRefParams,
+    // Premium's `code_owner_approval_required` is taken and has no effect, as GitLab CE ignores it.
+    body: z.object({ allow_force_push: z.optional(bool()), code_owner_approval_required: z.optional(bool()) }),
+  },
   async ({ principal, params, body }) => {
     const { project } = await maintainedProject(principal, params.id);
     const rule = body.allow_force_push === undefined ? await findRule(project.id, "branch", params.name) : await setForcePush(project.id, params.name, body.allow_force_push);
