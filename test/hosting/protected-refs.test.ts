@@ -8,7 +8,7 @@
 import { describe, it, expect, beforeAll } from "vitest";
 import { api, newUser, unique } from "../support/api.js";
 import { commitSubjects, git, repoPaths } from "../support/git.js";
-import { queryAll, updateItem } from "../../functions/platform/db/table.js";
+import { updateItem } from "../../functions/platform/db/table.js";
 import { newGroup, projectRoles, type User } from "./support.js";
 
 let owner: User;
@@ -156,11 +156,16 @@ describe("protected branches API", () => {
     });
   });
 
-  it("goes with its project", async () => {
+  it("leaves a project made before protected branches unprotected, until a rule is added", async () => {
     const { id } = await newProject();
-    await api("POST", tags(id), { token: owner.token, body: { name: "v*" } });
-    expect((await api("DELETE", `/api/v4/projects/${id}`, { token: owner.token })).status).toBe(202);
-    expect(await queryAll({ pk: `PROJECT#${id}`, skPrefix: "PROTECTED#" })).toEqual([]);
+    // Such a project's item has no rules at all (the data of an instance from before this feature).
+    await updateItem({ pk: `PROJECT#${id}`, sk: "PROJECT", update: "REMOVE protectedRefs" });
+    const roles = await projectRoles(owner.token, id);
+    expect((await api("GET", branches(id), { token: owner.token })).body).toEqual([]);
+    expect((await commit(id, roles.developer.token, "main")).status).toBe(201);
+    const added = await api("POST", branches(id), { token: owner.token, body: { name: "main" } });
+    expect(added.status, added.text).toBe(201);
+    expect(await commit(id, roles.developer.token, "main")).toMatchObject({ status: 403 });
   });
 });
 

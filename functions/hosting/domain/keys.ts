@@ -16,7 +16,6 @@
  * | fork of a project         | PROJECT#<source id>     | FORK#<fork id>  |                                   |                                        |
  * | a day's fetch count       | PROJECT#<id>            | FETCHES#<date>  |                                   |                                        |
  * | comment on a commit       | PROJECT#<id>            | COMMIT_NOTE#<sha>#<note id> |                       |                                        |
- * | protected branch / tag    | PROJECT#<id>            | PROTECTED#branch#<name> / PROTECTED#tag#<name> |    |                                        |
  * | path claim                | NAMESPACE#<full path>   | NAMESPACE       |                                   |                                        |
  * | visible-to-all marker     | VISIBLE#<kind>          | <id>            |                                   |                                        |
  * | project order entry       | PROJECTS#BY#<order>#<audience> | <sort value>#<id> |                           |                                        |
@@ -24,7 +23,9 @@
  * A container item carries its repository's state (`storage`, `relativePath`, `readOnly`,
  * `writeLease`), so switching storage and the read-only flag are single-item conditional writes.
  * A project item also says whether its wiki repository exists (`wikiRepository`); the wiki lives
- * beside the project's repository and shares its storage, lease and read-only flag.
+ * beside the project's repository and shares its storage, lease and read-only flag. It holds its
+ * protected branches and tags too (`protectedRefs`, `protected-refs.ts`): every ref move reads the
+ * item anyway, so checking them costs no read.
  * Project lists ordered by name, path or a timestamp read the order entries (`audience` is `all`
  * for administrators, `visible` for public and internal projects); each entry, like the container
  * item and the visible marker, carries `archived`, `visibility` and `searchText`, the attributes list
@@ -70,14 +71,6 @@ export const DAILY_FETCH_PREFIX = "FETCHES#";
  */
 export const commitNoteKey = (projectId: number, commitId: string, noteId: number) => ({ pk: `PROJECT#${projectId}`, sk: `${commitNotesPrefix(commitId)}${pad(noteId)}` });
 export const commitNotesPrefix = (commitId?: string) => (commitId ? `COMMIT_NOTE#${commitId}#` : "COMMIT_NOTE#");
-/**
- * A protected branch or tag rule (`protected-refs.ts`), in its project's partition under its name (a
- * wildcard such as `release/*` is a name too): every rule of a project, branches and tags, is one
- * Query of a sort-key prefix, the one read each push and API write makes to check them.
- */
-const PROTECTED_PREFIX = "PROTECTED#";
-export const protectedRefKey = (projectId: number, kind: "branch" | "tag", name: string) => ({ pk: `PROJECT#${projectId}`, sk: `${PROTECTED_PREFIX}${kind}#${name}` });
-export const protectedRefsRange = (projectId: number) => ({ pk: `PROJECT#${projectId}`, skPrefix: PROTECTED_PREFIX });
 /** Marks a project or subgroup as a child of its group, so "is this group empty?" is one Query. */
 export const groupChildKey = (groupId: number, kind: "project" | "group", id: number) => ({ pk: `GROUP#${groupId}`, sk: `CHILD#${kind}#${pad(id)}` });
 /**

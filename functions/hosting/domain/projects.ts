@@ -9,7 +9,7 @@ import { removeAccessRequestsOf } from "./access-requests.js";
 import { removeSharesOfProject } from "./share-writes.js";
 import { allProjectsIndex, containerKey, FORK_LINK_PREFIX, forkLinkKey, groupChildKey, pathClaimKey, storageIndexKeys } from "./keys.js";
 import { deleteCommitNotesOf } from "./commit-notes.js";
-import { defaultBranchRuleWrite, defaultProtectionOf, deleteProtectedRules } from "./protected-refs.js";
+import { defaultProtectionOf, newProjectRules, type ProtectedRefs } from "./protected-refs.js";
 import type { Namespace } from "./namespaces.js";
 import { commitActions, hashedRelativePath, initRepository, removeRepository } from "./git/index.js";
 import { withRepositoryWrite } from "./write-path.js";
@@ -61,6 +61,8 @@ export interface Project {
   shares?: SharedGroup["shares"];
   /** Whether users may ask to join (GitLab's `request_access_enabled`); absent: true. */
   requestAccessEnabled?: boolean;
+  /** Its protected branches and tags (`protected-refs.ts`); absent on a project made before they existed: none. */
+  protectedRefs?: ProtectedRefs;
 }
 
 /** The path (or name) is taken in the namespace: 400 on create, GitLab's 409 on fork. */
@@ -113,7 +115,6 @@ export async function createProject(
     path: string;
     description?: string;
     visibility?: Visibility;
-    initializeWithReadme?: boolean;
     defaultBranch?: string;
     features?: Partial<Record<Feature, FeatureLevel>>;
     requestAccessEnabled?: boolean;
@@ -146,6 +147,8 @@ export async function createProject(
     relativePath: hashedRelativePath("project", id),
     readOnly: false,
     ...(input.fork ? { forkedFromId: input.fork.sourceId } : {}),
+    // Its default branch protected as its group or the instance says, from the start (GitLab: from its first push).
+    protectedRefs: await newProjectRules(input.defaultBranch ?? "main", await defaultProtectionOf(ns)),
   };
   // The repository exists before the item that points at it, so no reader ever sees a dangling project.
   if (input.fork) await input.fork.copyInto(storage, project.relativePath);
@@ -159,8 +162,6 @@ export async function createProject(
   ];
   if (ns.kind === "group") items.push({ Put: { Item: { ...groupChildKey(ns.id, "project", id) } } });
   if (input.fork) items.push(...forkLinkWrites(input.fork.sourceId, id, 1));
-  // Its default branch is protected as the group or instance says, from the start (GitLab protects it at its first push).
-  items.push(...(await defaultBranchRuleWrite(id, project.defaultBranch, await defaultProtectionOf(ns))));
   try {
     await transact(items);
   } catch (err) {
@@ -172,17 +173,23 @@ export async function createProject(
   // The creator gets a direct membership so the project is in its own list (owners of a personal
   // namespace are Owners anyway; in a group GitLab's creator is a Maintainer).
   await grantInitialMembership("project", id, principal.user.id, ns.kind === "user" ? AccessLevel.owner : AccessLevel.maintainer);
-  if (input.initializeWithReadme) {
-    await withRepositoryWrite("project", id, (location) =>
-      commitActions(location!.storage, location!.relativePath, {
-        branch: project.defaultBranch,
-        message: "Initial commit",
-        author: { name: principal.user.name, email: principal.user.email },
-        actions: [{ action: "create", file_path: "README.md", content: `# ${project.name}\n\n${project.description}\n` }],
-      }),
-    );
-  }
   return project;
+}
+
+/**
+ * `initialize_with_readme`: the new project's first commit, a README with its name and description,
+ * through the one write path. Apart from `createProject`, so that a fork's bundle, which never
+ * makes one, leaves the commit machinery out.
+ */
+export async function initializeWithReadme(principal: Principal, project: Project): Promise<void> {
+  await withRepositoryWrite("project", project.id, (location) =>
+    commitActions(location!.storage, location!.relativePath, {
+      branch: project.defaultBranch,
+      message: "Initial commit",
+      author: { name: principal.user.name, email: principal.user.email },
+      actions: [{ action: "create", file_path: "README.md", content: `# ${project.name}\n\n${project.description}\n` }],
+    }),
+  );
 }
 
 export async function updateProject(project: Project, changes: Partial<Pick<Project, "name" | "description" | "visibility" | "defaultBranch" | "requestAccessEnabled">> & { features?: Partial<Record<Feature, FeatureLevel>> }) {
@@ -248,7 +255,7 @@ export async function deleteProject(project: Project): Promise<void> {
   });
   // Its forks stay, unlinked: their entries here are of no use any more.
   const forks = await queryAll<{ pk: string; sk: string }>({ pk: forkLinkKey(project.id, 0).pk, skPrefix: FORK_LINK_PREFIX, projection: ["pk", "sk"] });
-  await Promise.all([...forks.map((f) => deleteItem(f.pk, f.sk)), removeSharesOfProject(project.id), removeAccessRequestsOf("project", project.id), deleteCommitNotesOf(project.id), deleteProtectedRules(project.id)]);
+  await Promise.all([...forks.map((f) => deleteItem(f.pk, f.sk)), removeSharesOfProject(project.id), removeAccessRequestsOf("project", project.id), deleteCommitNotesOf(project.id)]);
   await countProjectsBy(-1);
 }
 

@@ -4,15 +4,16 @@
  * and deletion, merged-branch cleanup. GitLab's rules (`Gitlab::Checks::BranchCheck`, `TagCheck`,
  * `Gitlab::UserAccess`, `ProtectedRefAccess`) and its sentences.
  *
- * A project's rules, branches and tags, are items of its partition, read with one Query
- * (`protectedRefsRange`). A name matching several rules gets the most permissive of them, force
- * push included (GitLab's docs: "the most permissive rule applies"). Small on purpose: the Git
- * function and every API write imports it; the rules' administration is `protected-ref-admin.ts`.
+ * A project's rules, branches and tags, are a map on its item (`protectedRefs`, by `<kind>:<name>`):
+ * every path that moves a ref has read that item already (the caller's access, the push's write
+ * lease), so checking them costs no read at all. A name matching several rules gets the most
+ * permissive of them, force push included (GitLab's docs: "the most permissive rule applies").
+ * Small on purpose: the Git function and every API write imports it; the rules' administration is
+ * `protected-ref-admin.ts`.
  */
-import { deleteItem, getItems, nextId, queryAll, type TransactItem } from "../../platform/db/table.js";
+import { getItem, nextId } from "../../platform/db/table.js";
 import { FULL_PROTECTION, type BranchProtection } from "../../identity/domain/branch-protection.js";
 import { settingsKey } from "../../identity/domain/keys.js";
-import { containerKey, protectedRefKey, protectedRefsRange } from "./keys.js";
 
 export interface ProtectedRule {
   kind: "branch" | "tag";
@@ -37,7 +38,13 @@ export interface Actor {
   admin: boolean;
 }
 
-export const protectedRules = (projectId: number) => queryAll<ProtectedRule>(protectedRefsRange(projectId));
+/** The rules on a project item, by `ruleKey`; absent on a project that never had one. */
+export type ProtectedRefs = Record<string, ProtectedRule>;
+
+export const ruleKey = (kind: ProtectedRule["kind"], name: string) => `${kind}:${name}`;
+
+/** A project's rules, as its item holds them. */
+export const protectedRules = (project: { protectedRefs?: ProtectedRefs }): ProtectedRule[] => Object.values(project.protectedRefs ?? {});
 
 /** GitLab's `RefMatcher`: the exact name, or `*` standing for any run of characters (slashes too). */
 export function matchesRef(pattern: string, name: string): boolean {
@@ -118,15 +125,15 @@ export function refRefusal(rules: ProtectedRule[], change: RefChange, ctx: { act
 const PUSH_PROTECTED = "You are not allowed to push code to protected branches on this project.";
 
 /**
- * The rule GitLab's `ProtectDefaultBranchService` gives a new project's default branch under the
- * instance's or its group's default branch protection, as a write of the project's creation; none
- * when that protection is "not protected" (Developers push and merge, force pushes allowed).
+ * A new project's rules: the one GitLab's `ProtectDefaultBranchService` gives its default branch
+ * under the instance's or its group's default branch protection; none when that protection is "not
+ * protected" (Developers push and merge, force pushes allowed).
  */
-export async function defaultBranchRuleWrite(projectId: number, branch: string, p: BranchProtection): Promise<TransactItem[]> {
-  if (p.push === 30 && p.merge === 30 && p.force) return [];
+export async function newProjectRules(branch: string, p: BranchProtection): Promise<ProtectedRefs> {
+  if (p.push === 30 && p.merge === 30 && p.force) return {};
   const rule: ProtectedRule = { kind: "branch", id: await nextId("protected_branches"), name: branch, push: p.push, merge: p.merge, unprotect: 40, force: p.force };
   if (p.initialPush) rule.initialPush = true;
-  return [{ Put: { Item: { ...protectedRefKey(projectId, "branch", branch), ...rule } } }];
+  return { [ruleKey("branch", branch)]: rule };
 }
 
 /**
@@ -134,12 +141,7 @@ export async function defaultBranchRuleWrite(projectId: number, branch: string, 
  * instance's (`Namespace#default_branch_protection_settings`; a personal project, the instance's).
  */
 export async function defaultProtectionOf(ns: { kind: "user" | "group"; id: number }): Promise<BranchProtection> {
-  const items = await getItems<{ branchProtection?: BranchProtection }>(ns.kind === "group" ? [containerKey("group", ns.id), settingsKey] : [settingsKey]);
-  return items.find((item) => item?.branchProtection)?.branchProtection ?? FULL_PROTECTION;
-}
-
-/** A deleted project's rules go with it. */
-export async function deleteProtectedRules(projectId: number): Promise<void> {
-  const rules = await queryAll<{ pk: string; sk: string }>({ ...protectedRefsRange(projectId), projection: ["pk", "sk"] });
-  await Promise.all(rules.map((r) => deleteItem(r.pk, r.sk)));
+  type Holder = { branchProtection?: BranchProtection } | undefined;
+  const group: Holder = ns.kind === "group" ? await getItem(`GROUP#${ns.id}`, "GROUP") : undefined;
+  return group?.branchProtection ?? (await getItem<Holder>(settingsKey.pk, settingsKey.sk))?.branchProtection ?? FULL_PROTECTION;
 }

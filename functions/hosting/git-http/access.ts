@@ -32,7 +32,6 @@ export interface RepositoryGrant {
 }
 
 export interface PushProtection {
-  projectId: number;
   defaultBranch: string;
   actor: Actor;
 }
@@ -55,7 +54,7 @@ async function resolveGrant(principal: Principal | undefined, address: Repositor
   switch (address.kind) {
     case "project": {
       const { project, level } = await codeReader(principal, address.path);
-      const protection = { projectId: project.id, defaultBranch: project.defaultBranch, actor: { level, admin: !!principal?.user.admin } };
+      const protection = { defaultBranch: project.defaultBranch, actor: { level, admin: !!principal?.user.admin } };
       return { container: { kind: "project", id: project.id }, location: ownRepository(project), locate: ownRepository, mayWrite: level >= AccessLevel.developer && !project.archived, protection };
     }
     case "wiki": {

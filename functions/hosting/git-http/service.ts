@@ -28,7 +28,7 @@ import { grantFor, tokenAllows, type RepositoryGrant } from "./access.js";
 import { runBackend, type BackendRequest, type BackendResponse } from "./backend.js";
 import { fenceHooks } from "./fence-hook.js";
 import { protectionRefusal } from "./protection.js";
-import type { RefChange } from "../domain/protected-refs.js";
+import { protectedRules, type ProtectedRefs, type RefChange } from "../domain/protected-refs.js";
 import type { GitRequestPath, GitService } from "./paths.js";
 import { errAdvertisement, readPushCommands, rejectedPushResult, withStorageFullNotice } from "./pkt-line.js";
 
@@ -187,7 +187,9 @@ function push(grant: RepositoryGrant, backendRequest: (gitdir: string) => Backen
         const writer = currentWriter();
         // Each ref git moves is fenced with the lease while git holds its lock, as API writes are.
         const protection = grant.protection;
-        const check = protection && ((changes: RefChange[]) => protectionRefusal(protection, paths[0]!, changes));
+        // The rules as the lease read the project item: current when git asks, and no read of their own.
+        const rules = protectedRules(container as { protectedRefs?: ProtectedRefs });
+        const check = protection && ((changes: RefChange[]) => protectionRefusal(protection, rules, paths[0]!, changes));
         const hooks = await fenceHooks(() => writer?.fence?.() ?? Promise.resolve(), check);
         try {
           const response = await runBackend({ ...backendRequest(paths[0]!), hooksPath: hooks.hooksPath });

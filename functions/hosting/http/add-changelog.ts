@@ -33,7 +33,7 @@ export const endpoint = defineEndpoint(
     const { project, level } = await codeReader(principal, params.id);
     const branch = body.branch ?? project.defaultBranch;
     // GitLab's `can_push_to_branch?`: a protected branch needs a rule that lets the caller push.
-    if (level < AccessLevel.developer || project.archived || !(await mayPushTo(await protectedRules(project.id), branch, { level, admin: principal.user.admin }))) {
+    if (level < AccessLevel.developer || project.archived || !(await mayPushTo(protectedRules(project), branch, { level, admin: principal.user.admin }))) {
       throw forbidden("You are not allowed to commit a changelog on this branch");
     }
     const request = changelogRequest(project, body, branch);

@@ -29,7 +29,7 @@ export const endpoint = defineEndpoint(
   async ({ c, principal, params, body }) => {
     const { project, level } = await projectWriter(principal, params.id);
     const actor = { level, admin: principal.user.admin };
-    const rules = await protectedRules(project.id);
+    const rules = protectedRules(project);
     const branch = await withRepositoryWrite("project", project.id, async (location) => {
       const { storage, relativePath } = location!;
       if ((await listBranches(storage, relativePath)).length === 0) {

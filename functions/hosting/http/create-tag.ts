@@ -39,7 +39,7 @@ export const endpoint = defineEndpoint(
         guard,
       }),
     );
-    return tagView(c, project, tag, await protectedRules(project.id));
+    return tagView(c, project, tag, protectedRules(project));
   },
 );
 export const handler = lambda(endpoint);

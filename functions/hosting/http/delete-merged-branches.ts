@@ -14,7 +14,7 @@ import { projectParams } from "./schemas.js";
  */
 export const endpoint = defineEndpoint({ summary: "Delete merged branches", access: "write", params: projectParams }, async ({ c, principal, params }) => {
   const project = await writableProject(principal, params.id);
-  const rules = await protectedRules(project.id);
+  const rules = protectedRules(project);
   await withRepositoryWrite("project", project.id, (location) =>
     deleteMergedBranches(location!.storage, location!.relativePath, { defaultBranch: project.defaultBranch, keep: (name) => rulesFor(rules, "branch", name).length > 0 }),
   );

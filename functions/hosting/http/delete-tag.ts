@@ -17,9 +17,9 @@ import { projectWriter } from "./repository-access.js";
  */
 export const endpoint = defineEndpoint({ summary: "Delete a repository tag", access: "write", params: tagParams }, async ({ c, principal, params }) => {
   const { project, level } = await projectWriter(principal, params.id);
-  const [found, rules] = await Promise.all([readRepository("project", project.id, project, (loc) => findTag(loc.storage, loc.relativePath, params.tag_name)), protectedRules(project.id)]);
+  const found = await readRepository("project", project.id, project, (loc) => findTag(loc.storage, loc.relativePath, params.tag_name));
   if (!found) throw notFound("Tag");
-  if (level < 40 && rulesFor(rules, "tag", params.tag_name).length > 0) throw forbidden();
+  if (level < 40 && rulesFor(protectedRules(project), "tag", params.tag_name).length > 0) throw forbidden();
   const guard = () => checkRefChange(project, level, principal, { ref: `refs/tags/${params.tag_name}`, old: found.target });
   const deleted = await withRepositoryWrite("project", project.id, (location) => deleteTag(location!.storage, location!.relativePath, params.tag_name, guard));
   if (!deleted) throw notFound("Tag");

@@ -10,11 +10,8 @@ import { codeReader } from "./repository-access.js";
 /** GitLab's "Get single repository branch"; `404 Branch Not Found` otherwise. */
 export const endpoint = defineEndpoint({ summary: "Get a repository branch", access: "public", params: branchParams }, async ({ c, principal, params }) => {
   const { project, level } = await codeReader(principal, params.id);
-  const [branch, rules] = await Promise.all([
-    readRepository("project", project.id, project, (loc) => findBranch(loc.storage, loc.relativePath, params.branch, project.defaultBranch)),
-    protectedRules(project.id),
-  ]);
+  const branch = await readRepository("project", project.id, project, (loc) => findBranch(loc.storage, loc.relativePath, params.branch, project.defaultBranch));
   if (!branch) throw notFound("Branch");
-  return branchView(c, project, { level, admin: !!principal?.user.admin }, branch, rules);
+  return branchView(c, project, { level, admin: !!principal?.user.admin }, branch, protectedRules(project));
 });
 export const handler = lambda(endpoint);

@@ -7,7 +7,7 @@ import { maintainedProject, protectedRefParams } from "./protected-ref-params.js
 /** GitLab's "Get a protected tag or wildcard protected tag" (Maintainer+): by its exact name, else `404 Not found`. */
 export const endpoint = defineEndpoint({ summary: "Get a protected tag", access: "read", params: protectedRefParams }, async ({ principal, params }) => {
   const { project } = await maintainedProject(principal, params.id);
-  const rule = await findRule(project.id, "tag", params.name);
+  const rule = findRule(project, "tag", params.name);
   if (!rule) throw notFound();
   return protectedTagView(rule);
 });

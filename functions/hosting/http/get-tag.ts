@@ -10,8 +10,8 @@ import { readableProject } from "./repository-access.js";
 /** GitLab's "Get a single repository tag"; `404 Tag Not Found` otherwise. */
 export const endpoint = defineEndpoint({ summary: "Get a repository tag", access: "public", params: tagParams }, async ({ c, principal, params }) => {
   const project = await readableProject(principal, params.id);
-  const [tag, rules] = await Promise.all([readRepository("project", project.id, project, (loc) => findTag(loc.storage, loc.relativePath, params.tag_name)), protectedRules(project.id)]);
+  const tag = await readRepository("project", project.id, project, (loc) => findTag(loc.storage, loc.relativePath, params.tag_name));
   if (!tag) throw notFound("Tag");
-  return tagView(c, project, tag, rules);
+  return tagView(c, project, tag, protectedRules(project));
 });
 export const handler = lambda(endpoint);

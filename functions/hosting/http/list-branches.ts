@@ -21,14 +21,11 @@ export const endpoint = defineEndpoint(
   async ({ c, principal, params, query }) => {
     const { project, level } = await codeReader(principal, params.id);
     const page = pageRequest(query);
-    const [{ branches, total }, rules] = await Promise.all([
-      readRepository("project", project.id, project, (loc) =>
-        listBranchPage(loc.storage, loc.relativePath, { defaultBranch: project.defaultBranch, search: query.search, sort: query.sort, offset: page.offset, limit: page.perPage }),
-      ),
-      protectedRules(project.id),
-    ]);
+    const { branches, total } = await readRepository("project", project.id, project, (loc) =>
+      listBranchPage(loc.storage, loc.relativePath, { defaultBranch: project.defaultBranch, search: query.search, sort: query.sort, offset: page.offset, limit: page.perPage }),
+    );
     setPageHeaders(c, page, total > page.offset + page.perPage, total);
-    const actor = { level, admin: !!principal?.user.admin };
+    const [actor, rules] = [{ level, admin: !!principal?.user.admin }, protectedRules(project)];
     return branches.map((branch) => branchView(c, project, actor, branch, rules));
   },
 );

@@ -17,7 +17,7 @@ export const endpoint = defineEndpoint(
   },
   async ({ c, principal, params, query }) => {
     const { project } = await maintainedProject(principal, params.id);
-    return slicePage(c, pageRequest(query), await listRules(project.id, "branch", query.search)).map(protectedBranchView);
+    return slicePage(c, pageRequest(query), listRules(project, "branch", query.search)).map(protectedBranchView);
   },
 );
 export const handler = lambda(endpoint);

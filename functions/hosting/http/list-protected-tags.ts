@@ -12,7 +12,7 @@ export const endpoint = defineEndpoint(
   { summary: "List protected tags", access: "read", params: projectParams, query: z.object(pageQuery) },
   async ({ c, principal, params, query }) => {
     const { project } = await maintainedProject(principal, params.id);
-    return slicePage(c, pageRequest(query), await listRules(project.id, "tag")).map(protectedTagView);
+    return slicePage(c, pageRequest(query), listRules(project, "tag")).map(protectedTagView);
   },
 );
 export const handler = lambda(endpoint);

@@ -26,13 +26,11 @@ export const endpoint = defineEndpoint(
   async ({ c, principal, params, query }) => {
     const project = await readableProject(principal, params.id);
     const page = pageRequest(query);
-    const [{ tags, total }, rules] = await Promise.all([
-      readRepository("project", project.id, project, (loc) =>
-        listTagPage(loc.storage, loc.relativePath, { search: query.search, orderBy: query.order_by, sort: query.sort, offset: page.offset, limit: page.perPage }),
-      ),
-      protectedRules(project.id),
-    ]);
+    const { tags, total } = await readRepository("project", project.id, project, (loc) =>
+      listTagPage(loc.storage, loc.relativePath, { search: query.search, orderBy: query.order_by, sort: query.sort, offset: page.offset, limit: page.perPage }),
+    );
     setPageHeaders(c, page, total > page.offset + page.perPage, total);
+    const rules = protectedRules(project);
     return tags.map((tag) => tagView(c, project, tag, rules));
   },
 );

@@ -30,7 +30,7 @@ export const endpoint = defineEndpoint(
   },
   async ({ principal, params, body }) => {
     const { project } = await maintainedProject(principal, params.id);
-    const rule = await protect(project.id, {
+    const rule = await protect(project, {
       kind: "branch",
       name: body.name,
       push: body.push_access_level ?? 40,

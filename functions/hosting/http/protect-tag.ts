@@ -27,7 +27,7 @@ export const endpoint = defineEndpoint(
   },
   async ({ principal, params, body }) => {
     const { project } = await maintainedProject(principal, params.id);
-    return protectedTagView(await protect(project.id, { kind: "tag", name: body.name, create: body.create_access_level ?? 40 }));
+    return protectedTagView(await protect(project, { kind: "tag", name: body.name, create: body.create_access_level ?? 40 }));
   },
 );
 export const handler = lambda(endpoint);

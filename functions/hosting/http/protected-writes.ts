@@ -19,12 +19,12 @@ import { projectWriter } from "./repository-access.js";
 export async function branchWriter(principal: Principal, id: string, branch: string, denied = "You are not allowed to push into this branch"): Promise<Project> {
   const { project, level } = await projectWriter(principal, id);
   const isEmpty = async () => (await readRepository("project", project.id, project, (loc) => listBranches(loc.storage, loc.relativePath))).length === 0;
-  if (!(await mayPushTo(await protectedRules(project.id), branch, { level, admin: principal.user.admin }, isEmpty))) throw forbidden(denied);
+  if (!(await mayPushTo(protectedRules(project), branch, { level, admin: principal.user.admin }, isEmpty))) throw forbidden(denied);
   return project;
 }
 
 /** GitLab's push checks of a ref the API creates or deletes (`BranchCheck`, `TagCheck` from the web): 400 with the refusal. */
 export async function checkRefChange(project: Project, level: number, principal: Principal, change: RefChange): Promise<void> {
-  const refusal = refRefusal(await protectedRules(project.id), change, { actor: { level, admin: principal.user.admin }, defaultBranch: project.defaultBranch, web: true, empty: false });
+  const refusal = refRefusal(protectedRules(project), change, { actor: { level, admin: principal.user.admin }, defaultBranch: project.defaultBranch, web: true, empty: false });
   if (refusal) throw new ApiError(400, { message: refusal });
 }

@@ -12,10 +12,10 @@ import { maintainedProject, protectedRefParams } from "./protected-ref-params.js
  */
 export const endpoint = defineEndpoint({ summary: "Unprotect a repository branch", access: "write", params: protectedRefParams }, async ({ c, principal, params }) => {
   const { project, level } = await maintainedProject(principal, params.id);
-  const rule = await findRule(project.id, "branch", params.name);
+  const rule = findRule(project, "branch", params.name);
   if (!rule) throw notFound();
   if (!grants(rule.unprotect ?? 40, { level, admin: principal.user.admin })) throw forbidden();
-  await unprotect(project.id, "branch", rule.name);
+  await unprotect(project, "branch", rule.name);
   return c.body(null, 204);
 });
 export const handler = lambda(endpoint);

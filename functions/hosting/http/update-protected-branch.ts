@@ -20,7 +20,7 @@ export const endpoint = defineEndpoint(
   },
   async ({ principal, params, body }) => {
     const { project } = await maintainedProject(principal, params.id);
-    const rule = body.allow_force_push === undefined ? await findRule(project.id, "branch", params.name) : await setForcePush(project.id, params.name, body.allow_force_push);
+    const rule = body.allow_force_push === undefined ? findRule(project, "branch", params.name) : await setForcePush(project, params.name, body.allow_force_push);
     if (!rule) throw notFound();
     return protectedBranchView(rule);
   },
