@@ -156,6 +156,20 @@ describe("protected branches API", () => {
     });
   });
 
+  it("keeps at most 500 rules a project, on its item", async () => {
+    const { id } = await newProject();
+    const many = Object.fromEntries(Array.from({ length: 499 }, (_, i) => [`tag:t${i}`, { kind: "tag", id: 1_000_000 + i, name: `t${i}`, create: 40 }]));
+    const main = { kind: "branch", id: 1, name: "main", push: 40, merge: 40, unprotect: 40, force: false };
+    await updateItem({ pk: `PROJECT#${id}`, sk: "PROJECT", update: "SET protectedRefs = :r", values: { ":r": { ...many, "branch:main": main } } });
+    expect((await api("GET", tags(id), { token: owner.token })).headers.get("x-total")).toBe("499");
+    expect(await api("POST", tags(id), { token: owner.token, body: { name: "one-more" } })).toMatchObject({
+      status: 422,
+      body: { message: ["Project has too many protected branches and tags (500 at most)"] },
+    });
+    expect((await api("DELETE", `${tags(id)}/t0`, { token: owner.token })).status).toBe(204);
+    expect((await api("POST", tags(id), { token: owner.token, body: { name: "one-more" } })).status).toBe(201);
+  });
+
   it("leaves a project made before protected branches unprotected, until a rule is added", async () => {
     const { id } = await newProject();
     // Such a project's item has no rules at all (the data of an instance from before this feature).
