@@ -14,6 +14,7 @@
 import { getItem, nextId } from "../../platform/db/table.js";
 import { FULL_PROTECTION, type BranchProtection } from "../../identity/domain/branch-protection.js";
 import { settingsKey } from "../../identity/domain/keys.js";
+import { containerKey } from "./keys.js";
 
 export interface ProtectedRule {
   kind: "branch" | "tag";
@@ -142,6 +143,6 @@ export async function newProjectRules(branch: string, p: BranchProtection): Prom
  */
 export async function defaultProtectionOf(ns: { kind: "user" | "group"; id: number }): Promise<BranchProtection> {
   type Holder = { branchProtection?: BranchProtection } | undefined;
-  const group: Holder = ns.kind === "group" ? await getItem(`GROUP#${ns.id}`, "GROUP") : undefined;
+  const group: Holder = ns.kind === "group" ? await getItem(containerKey("group", ns.id).pk, "GROUP") : undefined;
   return group?.branchProtection ?? (await getItem<Holder>(settingsKey.pk, settingsKey.sk))?.branchProtection ?? FULL_PROTECTION;
 }

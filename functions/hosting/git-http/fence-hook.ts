@@ -18,10 +18,11 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { isOutOfSpace, STORAGE_FULL_MESSAGE } from "../../platform/out-of-space.js";
+import { describeError, log } from "../../platform/log.js";
 import type { RefChange } from "../domain/protected-refs.js";
 
 export interface FenceHooks {
-  /** The folder to give git as `core.hooksPath`: only the reference-transaction hook is in it. */
+  /** The folder to give git as `core.hooksPath`: only the reference-transaction hook is in it, and a project's pre-receive hook. */
   hooksPath: string;
   close(): Promise<void>;
 }
@@ -113,7 +114,10 @@ export async function fenceHooks(fence: () => Promise<void>, check?: (changes: R
       if (!check || !text.startsWith("check\n")) return void conn.end();
       check(text.slice(6).split("\n").filter(Boolean).map(changeOf)).then(
         (refusal) => conn.end(refusal ? `deny GitLab: ${refusal}\n` : "ok\n"),
-        (err: unknown) => conn.end(`deny ${lostReason(err)}\n`),
+        (err: unknown) => {
+          log.error("push check failed", describeError(err));
+          conn.end("deny The push could not be checked. Please try again.\n");
+        },
       );
     });
   });
