@@ -2,6 +2,8 @@
  * A push's refs are fenced with its write lease while git holds their locks: the real `git` runs the
  * reference-transaction hook `fence-hook.ts` writes, which asks the pushing process to renew the
  * lease. A lease that is lost (the fence throws, as the write path's does) leaves the ref where it was.
+ * A project's push also runs the pre-receive hook, which hands every ref update (force pushes told
+ * apart) to the push check before any ref moves; its refusal declines the whole push.
  */
 import { describe, it, expect, afterEach } from "vitest";
 import { execFile, execFileSync } from "node:child_process";
@@ -66,6 +68,66 @@ describe("the push fence", () => {
     expect(git(dir, "rev-parse", "refs/heads/main")).toBe(first);
   });
 
+});
+
+describe("the push check (pre-receive hook)", () => {
+  /** A bare repository whose `main` is at `second`, and a clone whose `work` branch rewrites it (a child of `first`). */
+  function pushable() {
+    const { dir, first, second } = repository();
+    git(dir, "update-ref", "refs/heads/main", second);
+    const bare = `${dir}.git`;
+    dirs.push(bare);
+    git(dir, "clone", "-q", "--bare", dir, bare);
+    git(dir, "checkout", "-q", "-b", "work", first);
+    git(dir, "commit", "-q", "--allow-empty", "-m", "rewritten");
+    git(dir, "checkout", "-q", "-b", "onward", second);
+    git(dir, "commit", "-q", "--allow-empty", "-m", "onward");
+    return { dir, bare, first, second, rewritten: git(dir, "rev-parse", "work"), onward: git(dir, "rev-parse", "onward") };
+  }
+  const push = (dir: string, bare: string, hooksPath: string, ...refspecs: string[]) =>
+    new Promise<{ status: number; stderr: string }>((resolve) =>
+      execFile("git", ["push", "--receive-pack", `git -c core.hooksPath=${hooksPath} receive-pack`, bare, ...refspecs], { cwd: dir, env, encoding: "utf8" }, (err, _stdout, stderr) =>
+        resolve({ status: err ? 1 : 0, stderr }),
+      ),
+    );
+
+  it("asks once with every update, telling a force push from a fast-forward, and declines them all on a refusal", async () => {
+    const { dir, bare, first, second, rewritten, onward } = pushable();
+    const asked: unknown[] = [];
+    hooks = await fenceHooks(async () => undefined, async (changes) => {
+      asked.push(changes);
+      return changes.some((c) => c.forced) ? "You are not allowed to force push code to a protected branch on this project." : undefined;
+    });
+    const refused = await push(dir, bare, hooks.hooksPath, `+${rewritten}:refs/heads/main`, `${first}:refs/heads/next`);
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toContain("remote: GitLab: You are not allowed to force push code to a protected branch on this project.");
+    expect(refused.stderr).toContain("(pre-receive hook declined)");
+    expect(asked).toEqual([
+      [
+        { ref: "refs/heads/main", old: second, new: rewritten, forced: true },
+        { ref: "refs/heads/next", old: undefined, new: first, forced: false },
+      ],
+    ]);
+    expect(git(bare, "for-each-ref", "--format=%(refname) %(objectname)")).toBe(`refs/heads/main ${second}`);
+
+    const ok = await push(dir, bare, hooks.hooksPath, `${onward}:refs/heads/main`, `${first}:refs/tags/v1`);
+    expect(ok.status, ok.stderr).toBe(0);
+    expect(asked[1]).toEqual([
+      { ref: "refs/heads/main", old: second, new: onward, forced: false },
+      { ref: "refs/tags/v1", old: undefined, new: first, forced: false },
+    ]);
+  });
+
+  it("declines a push it cannot check, in words that give nothing away", async () => {
+    const { dir, bare, onward } = pushable();
+    hooks = await fenceHooks(async () => undefined, async () => {
+      throw new Error("secret internal detail");
+    });
+    const out = await push(dir, bare, hooks.hooksPath, `${onward}:refs/heads/main`);
+    expect(out.status).toBe(1);
+    expect(out.stderr).toContain("remote: The push could not be checked. Please try again.");
+    expect(out.stderr).not.toContain("secret");
+  });
 });
 
 describe("fence folders left by a killed push", () => {

@@ -112,7 +112,10 @@ describe("the smart protocol as git negotiates it", () => {
     const first = await commitFile(work, "a.txt", "1\n");
     await gitOk(["push", "-q", "origin", "main"], work);
 
-    // A rewritten main: refused without --force, taken with it.
+    // A rewritten main: refused without --force, taken with it once its protection allows force pushes
+    // (`git-http-protected.test.ts` shows the refusals).
+    const unlocked = await api("PATCH", `/api/v4/projects/${project.id}/protected_branches/main`, { token: owner.token, body: { allow_force_push: true } });
+    expect(unlocked.status, unlocked.text).toBe(200);
     await gitOk(["reset", "-q", "--hard", "HEAD~1"], work);
     const rewritten = await commitFile(work, "b.txt", "2\n", "rewritten");
     expect((await git(["push", "-q", "origin", "main"], work)).stderr).toMatch(/rejected/);

@@ -145,9 +145,10 @@ describe("groups and membership", () => {
     const add = await api("POST", `/api/v4/groups/${group.body.id}/members`, { token: owner.token, body: { user_id: dev.id, access_level: 30 } });
     expect(add).toMatchObject({ status: 201, body: { id: dev.id, access_level: 30 } });
     expect((await api("GET", `/api/v4/projects/${project.id}`, { token: dev.token })).status).toBe(200);
+    // A Developer commits (to a branch of their own: the default branch is protected, as on GitLab).
     const commit = await api("POST", `/api/v4/projects/${project.id}/repository/commits`, {
       token: dev.token,
-      body: { branch: "main", commit_message: "dev", actions: [{ action: "create", file_path: "d.txt", content: "d" }] },
+      body: { branch: "dev", start_branch: "main", commit_message: "dev", actions: [{ action: "create", file_path: "d.txt", content: "d" }] },
     });
     expect(commit.status).toBe(201);
     expect((await api("PUT", `/api/v4/projects/${project.id}`, { token: dev.token, body: { description: "x" } })).status).toBe(403);

@@ -231,6 +231,26 @@ const builders: Record<string, (v: Vars) => Promise<void>> = {
     await builders.project!(v);
     await call("POST", `/api/v4/projects/${v.project}/repository/branches`, { branch: "newbranch", ref: "main" });
   },
+  /** The branch rule the doc's update example changes. */
+  async project_protected_feature(v) {
+    await builders.project!(v);
+    await call("POST", `/api/v4/projects/${v.project}/protected_branches`, { name: "feature-branch" });
+  },
+  /** The wildcard branch rule the doc unprotects. */
+  async project_protected_stable(v) {
+    await builders.project!(v);
+    await call("POST", `/api/v4/projects/${v.project}/protected_branches`, { name: "*-stable" });
+  },
+  /** The doc's protected tag `release-1-0`. */
+  async project_protected_tag(v) {
+    await builders.project!(v);
+    await call("POST", `/api/v4/projects/${v.project}/protected_tags`, { name: "release-1-0" });
+  },
+  /** The wildcard tag rule the doc unprotects. */
+  async project_protected_tag_stable(v) {
+    await builders.project!(v);
+    await call("POST", `/api/v4/projects/${v.project}/protected_tags`, { name: "*-stable" });
+  },
   /** The doc's tag v1.0.0, annotated. */
   async project_tag(v) {
     await builders.project!(v);

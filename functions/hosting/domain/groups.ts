@@ -2,6 +2,7 @@
 import { addToCount, getItem, isConditionFailure, nextId, readCount, transact, deleteItem, queryAll, GSI1, type TransactItem } from "../../platform/db/table.js";
 import { validationError, badRequest, notFound } from "../../platform/http/errors.js";
 import type { Principal } from "../../identity/domain/auth.js";
+import type { BranchProtection } from "../../identity/domain/branch-protection.js";
 import { AccessLevel, canSee, groupChainLevel, type SharedGroup, type ShareRecord, type Visibility } from "./access.js";
 import { removeProjectSharesWith, unshareWrites } from "./share-writes.js";
 import { removeAccessRequestsOf } from "./access-requests.js";
@@ -34,13 +35,15 @@ export interface Group extends SharedGroup {
   requestAccessEnabled?: boolean;
   /** GitLab's `share_with_group_lock`: its projects and its subgroups' cannot be shared with other groups. */
   shareWithGroupLock?: boolean;
+  /** Its own default branch protection for new projects (`protected-refs.ts`); absent: the instance's. */
+  branchProtection?: BranchProtection;
 }
 
 /** GitLab's `full_name`, a group namespace's human name (its projects' `name_with_namespace` starts with it). */
 export const groupFullName = (g: Pick<Group, "name" | "fullName">) => g.fullName ?? g.name;
 
 /** The settings a group is created with or changes (GitLab's names in `groupView`). */
-export type GroupSettings = Partial<Pick<Group, "requestAccessEnabled" | "shareWithGroupLock">>;
+export type GroupSettings = Partial<Pick<Group, "requestAccessEnabled" | "shareWithGroupLock" | "branchProtection">>;
 
 /** What `search` matches (name or path, in any case), kept on the group item so list Queries filter on it. */
 export const groupSearchText = (g: Pick<Group, "name" | "path">) => `${g.name}\n${g.path}`.toLowerCase();
@@ -99,6 +102,7 @@ export async function createGroup(
     createdAt: new Date().toISOString(),
     requestAccessEnabled: input.requestAccessEnabled ?? true,
     shareWithGroupLock: input.shareWithGroupLock ?? false,
+    ...(input.branchProtection ? { branchProtection: input.branchProtection } : {}),
   };
   const now = group.createdAt;
   const items: TransactItem[] = [
@@ -128,7 +132,7 @@ export async function updateGroup(group: Group, changes: { name?: string; descri
     {
       Update: {
         Key: containerKey("group", group.id),
-        UpdateExpression: "SET #n = :n, description = :d, visibility = :v, searchText = :s, requestAccessEnabled = :r, shareWithGroupLock = :l",
+        UpdateExpression: `SET #n = :n, description = :d, visibility = :v, searchText = :s, requestAccessEnabled = :r, shareWithGroupLock = :l${next.branchProtection ? ", branchProtection = :p" : ""}`,
         ExpressionAttributeNames: { "#n": "name" },
         ExpressionAttributeValues: {
           ":n": next.name,
@@ -137,6 +141,7 @@ export async function updateGroup(group: Group, changes: { name?: string; descri
           ":s": groupSearchText(next),
           ":r": next.requestAccessEnabled ?? true,
           ":l": next.shareWithGroupLock ?? false,
+          ...(next.branchProtection ? { ":p": next.branchProtection } : {}),
         },
         ConditionExpression: "attribute_exists(pk)",
       },

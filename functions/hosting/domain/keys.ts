@@ -24,7 +24,9 @@
  * A container item carries its repository's state (`storage`, `relativePath`, `readOnly`,
  * `writeLease`), so switching storage and the read-only flag are single-item conditional writes.
  * A project item also says whether its wiki repository exists (`wikiRepository`); the wiki lives
- * beside the project's repository and shares its storage, lease and read-only flag.
+ * beside the project's repository and shares its storage, lease and read-only flag. It holds its
+ * protected branches and tags too (`protectedRefs`, `protected-refs.ts`): every ref move reads the
+ * item anyway, so checking them costs no read.
  * Project lists ordered by name, path or a timestamp read the order entries (`audience` is `all`
  * for administrators, `visible` for public and internal projects); each entry, like the container
  * item and the visible marker, carries `archived`, `visibility` and `searchText`, the attributes list

@@ -9,6 +9,7 @@ import { removeAccessRequestsOf } from "./access-requests.js";
 import { removeSharesOfProject } from "./share-writes.js";
 import { allProjectsIndex, containerKey, FORK_LINK_PREFIX, forkLinkKey, groupChildKey, pathClaimKey, storageIndexKeys } from "./keys.js";
 import { deleteCommitNotesOf } from "./commit-notes.js";
+import { defaultProtectionOf, newProjectRules, type ProtectedRefs } from "./protected-refs.js";
 import type { Namespace } from "./namespaces.js";
 import { commitActions, hashedRelativePath, initRepository, removeRepository } from "./git/index.js";
 import { withRepositoryWrite } from "./write-path.js";
@@ -60,6 +61,8 @@ export interface Project {
   shares?: SharedGroup["shares"];
   /** Whether users may ask to join (GitLab's `request_access_enabled`); absent: true. */
   requestAccessEnabled?: boolean;
+  /** Its protected branches and tags (`protected-refs.ts`); absent on a project made before they existed: none. */
+  protectedRefs?: ProtectedRefs;
 }
 
 /** The path (or name) is taken in the namespace: 400 on create, GitLab's 409 on fork. */
@@ -112,7 +115,6 @@ export async function createProject(
     path: string;
     description?: string;
     visibility?: Visibility;
-    initializeWithReadme?: boolean;
     defaultBranch?: string;
     features?: Partial<Record<Feature, FeatureLevel>>;
     requestAccessEnabled?: boolean;
@@ -145,6 +147,8 @@ export async function createProject(
     relativePath: hashedRelativePath("project", id),
     readOnly: false,
     ...(input.fork ? { forkedFromId: input.fork.sourceId } : {}),
+    // Its default branch protected as its group or the instance says, from the start (GitLab: from its first push).
+    protectedRefs: await newProjectRules(input.defaultBranch ?? "main", await defaultProtectionOf(ns)),
   };
   // The repository exists before the item that points at it, so no reader ever sees a dangling project.
   if (input.fork) await input.fork.copyInto(storage, project.relativePath);
@@ -169,17 +173,23 @@ export async function createProject(
   // The creator gets a direct membership so the project is in its own list (owners of a personal
   // namespace are Owners anyway; in a group GitLab's creator is a Maintainer).
   await grantInitialMembership("project", id, principal.user.id, ns.kind === "user" ? AccessLevel.owner : AccessLevel.maintainer);
-  if (input.initializeWithReadme) {
-    await withRepositoryWrite("project", id, (location) =>
-      commitActions(location!.storage, location!.relativePath, {
-        branch: project.defaultBranch,
-        message: "Initial commit",
-        author: { name: principal.user.name, email: principal.user.email },
-        actions: [{ action: "create", file_path: "README.md", content: `# ${project.name}\n\n${project.description}\n` }],
-      }),
-    );
-  }
   return project;
+}
+
+/**
+ * `initialize_with_readme`: the new project's first commit, a README with its name and description,
+ * through the one write path. Apart from `createProject`, so that a fork's bundle, which never
+ * makes one, leaves the commit machinery out.
+ */
+export async function initializeWithReadme(principal: Principal, project: Project): Promise<void> {
+  await withRepositoryWrite("project", project.id, (location) =>
+    commitActions(location!.storage, location!.relativePath, {
+      branch: project.defaultBranch,
+      message: "Initial commit",
+      author: { name: principal.user.name, email: principal.user.email },
+      actions: [{ action: "create", file_path: "README.md", content: `# ${project.name}\n\n${project.description}\n` }],
+    }),
+  );
 }
 
 export async function updateProject(project: Project, changes: Partial<Pick<Project, "name" | "description" | "visibility" | "defaultBranch" | "requestAccessEnabled">> & { features?: Partial<Record<Feature, FeatureLevel>> }) {

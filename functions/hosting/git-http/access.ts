@@ -11,6 +11,7 @@ import { visibleProjectSnippet } from "../domain/project-snippets.js";
 import { projectWikiLocation } from "../domain/project-wiki.js";
 import { visibleSnippet } from "../domain/snippets.js";
 import type { ContainerKind } from "../domain/keys.js";
+import type { Actor } from "../domain/protected-refs.js";
 import type { RepositoryLocation } from "../domain/write-path.js";
 import { codeReader } from "../http/repository-access.js";
 import { wikiAccess } from "../http/wiki-common.js";
@@ -26,6 +27,13 @@ export interface RepositoryGrant {
   /** Finds the repository in a fresh read of the container item (after a storage move switched it). */
   locate: (item: ContainerItem) => RepositoryLocation | undefined;
   mayWrite: boolean;
+  /** A project's repository: what its protected branches and tags are checked against on a push. */
+  protection?: PushProtection;
+}
+
+export interface PushProtection {
+  defaultBranch: string;
+  actor: Actor;
 }
 
 const ownRepository = (item: ContainerItem): RepositoryLocation | undefined =>
@@ -46,7 +54,8 @@ async function resolveGrant(principal: Principal | undefined, address: Repositor
   switch (address.kind) {
     case "project": {
       const { project, level } = await codeReader(principal, address.path);
-      return { container: { kind: "project", id: project.id }, location: ownRepository(project), locate: ownRepository, mayWrite: level >= AccessLevel.developer && !project.archived };
+      const protection = { defaultBranch: project.defaultBranch, actor: { level, admin: !!principal?.user.admin } };
+      return { container: { kind: "project", id: project.id }, location: ownRepository(project), locate: ownRepository, mayWrite: level >= AccessLevel.developer && !project.archived, protection };
     }
     case "wiki": {
       // A path names either a project or a group, never both (they share one namespace of paths).

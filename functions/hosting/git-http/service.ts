@@ -8,6 +8,7 @@
  * full disk with a line saying the storage is full (`platform/out-of-space.ts`). On a cluster
  * storage git writes into the primary copy and the replicas are then brought to the same state
  * (`replica-sync.ts`) before the client hears the push is over, so every copy has the same checksum.
+ * A project's protected branches and tags are checked before any ref moves (`protection.ts`).
  */
 import type { Readable } from "node:stream";
 import type { Principal } from "../../identity/domain/auth.js";
@@ -26,6 +27,8 @@ import { READ_ONLY_MESSAGE, withRepositoryWrite, type RepositoryLocation } from 
 import { grantFor, tokenAllows, type RepositoryGrant } from "./access.js";
 import { runBackend, type BackendRequest, type BackendResponse } from "./backend.js";
 import { fenceHooks } from "./fence-hook.js";
+import { protectionRefusal } from "./protection.js";
+import { protectedRules, type ProtectedRefs, type RefChange } from "../domain/protected-refs.js";
 import type { GitRequestPath, GitService } from "./paths.js";
 import { errAdvertisement, readPushCommands, rejectedPushResult, withStorageFullNotice } from "./pkt-line.js";
 
@@ -183,7 +186,11 @@ function push(grant: RepositoryGrant, backendRequest: (gitdir: string) => Backen
         if (paths.some(isLowOnSpace)) throw insufficientStorage();
         const writer = currentWriter();
         // Each ref git moves is fenced with the lease while git holds its lock, as API writes are.
-        const hooks = await fenceHooks(() => writer?.fence?.() ?? Promise.resolve());
+        const protection = grant.protection;
+        // The rules as the lease read the project item: current when git asks, and no read of their own.
+        const rules = protectedRules(container as { protectedRefs?: ProtectedRefs });
+        const check = protection && ((changes: RefChange[]) => protectionRefusal(protection, rules, paths[0]!, changes));
+        const hooks = await fenceHooks(() => writer?.fence?.() ?? Promise.resolve(), check);
         try {
           const response = await runBackend({ ...backendRequest(paths[0]!), hooksPath: hooks.hooksPath });
           answered = true;

@@ -1,5 +1,6 @@
 /**
- * What revert and cherry-pick share (GitLab's `Commits::ChangeService` routes): Developer+;
+ * What revert and cherry-pick share (GitLab's `Commits::ChangeService` routes): Developer+, onto a
+ * branch the caller may push to (`branchWriter`: GitLab's `authorize_push_to_branch!`);
  * `404 Commit Not Found` / `404 Branch Not Found` first, as GitLab checks them before writing; then
  * the one repository write path (409 read-only during a storage move). A change that does not apply
  * answers 400 with GitLab's sentence and `error_code` (`empty` when the branch already has it,
@@ -12,7 +13,7 @@ import { ChangeError, getCommit, listBranches, type ChangeInput, type CommitInfo
 import { readRepository } from "../domain/read-path.js";
 import { withRepositoryWrite, type RepositoryLocation } from "../domain/write-path.js";
 import { commitView } from "./ref-views.js";
-import { writableProject } from "./repository-access.js";
+import { branchWriter } from "./protected-writes.js";
 
 export async function applyCommitChange(
   c: Context,
@@ -21,7 +22,7 @@ export async function applyCommitChange(
   body: { branch: string; dry_run?: boolean },
   apply: (location: RepositoryLocation, input: ChangeInput) => Promise<CommitInfo | undefined>,
 ): Promise<Response | unknown> {
-  const project = await writableProject(principal, params.id);
+  const project = await branchWriter(principal, params.id, body.branch);
   const [commit, branches] = await readRepository("project", project.id, project, (loc) =>
     Promise.all([getCommit(loc.storage, loc.relativePath, params.sha), listBranches(loc.storage, loc.relativePath)]),
   );

@@ -7,7 +7,7 @@ import { commitActions } from "../domain/git/index.js";
 import { withRepositoryWrite } from "../domain/write-path.js";
 import { fullPathOf } from "../domain/projects.js";
 import { projectParams } from "./schemas.js";
-import { writableProject } from "./repository-access.js";
+import { branchWriter } from "./protected-writes.js";
 
 const action = z.object({
   action: z.enum(["create", "update", "delete", "move", "chmod"]),
@@ -20,8 +20,9 @@ const action = z.object({
 });
 
 /**
- * Developer+. Goes through the one repository write path: refused with 409 and GitLab's read-only
- * message while a storage move holds the repository.
+ * Developer+, and `branch` one the caller may push to (a protected branch: 403 `You are not allowed
+ * to push into this branch`). Goes through the one repository write path: refused with 409 and
+ * GitLab's read-only message while a storage move holds the repository.
  */
 export const endpoint = defineEndpoint(
   {
@@ -41,7 +42,7 @@ export const endpoint = defineEndpoint(
     }),
   },
   async ({ c, principal, params, body }) => {
-    const project = await writableProject(principal, params.id);
+    const project = await branchWriter(principal, params.id, body.branch);
     const commit = await withRepositoryWrite("project", project.id, (location) =>
       commitActions(location!.storage, location!.relativePath, {
         branch: body.branch,

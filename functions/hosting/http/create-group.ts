@@ -6,7 +6,7 @@ import { baseUrl } from "../../platform/http/urls.js";
 import { createGroup, groupView } from "../domain/groups.js";
 import { visibility } from "./schemas.js";
 import { pathSegment } from "./paths.js";
-import { chosenGroupSettings, groupSettingFields } from "./group-settings.js";
+import { chosenGroupSettings, groupSettingFields, withBranchProtection } from "./group-settings.js";
 
 /** Any user with `api` scope may create a group and becomes its Owner. */
 export const endpoint = defineEndpoint(
@@ -25,7 +25,7 @@ export const endpoint = defineEndpoint(
   },
   async ({ c, principal, body }) => {
     const group = await createGroup(principal, { name: body.name, path: body.path, description: body.description, visibility: body.visibility, parentId: body.parent_id, ...chosenGroupSettings(body) });
-    return groupView(group, baseUrl(c));
+    return withBranchProtection(groupView(group, baseUrl(c)), group);
   },
 );
 export const handler = lambda(endpoint);

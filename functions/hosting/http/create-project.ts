@@ -4,7 +4,7 @@ import { lambda } from "../../platform/http/lambda.js";
 import { bool, int } from "../../platform/http/params.js";
 import { baseUrl } from "../../platform/http/urls.js";
 import { paramError } from "../../platform/http/errors.js";
-import { createProject } from "../domain/projects.js";
+import { createProject, initializeWithReadme } from "../domain/projects.js";
 import { projectDetailView } from "../domain/project-view.js";
 import { targetNamespace } from "../domain/namespaces.js";
 import { chosenFeatures, featureFields, legacyFeatureFlags, visibility } from "./schemas.js";
@@ -43,12 +43,12 @@ export const endpoint = defineEndpoint(
       path: body.path ?? slugify(body.name!),
       description: body.description,
       visibility: body.visibility,
-      initializeWithReadme: body.initialize_with_readme,
       defaultBranch: body.default_branch,
       features: chosenFeatures(body),
       requestAccessEnabled: body.request_access_enabled,
       storage,
     });
+    if (body.initialize_with_readme) await initializeWithReadme(principal, project);
     return projectDetailView(principal, project, baseUrl(c));
   },
 );

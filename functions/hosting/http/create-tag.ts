@@ -2,15 +2,18 @@ import * as z from "zod/mini";
 import { defineEndpoint } from "../../platform/http/endpoint.js";
 import { lambda } from "../../platform/http/lambda.js";
 import { createTag } from "../domain/git/index.js";
+import { protectedRules } from "../domain/protected-refs.js";
 import { withRepositoryWrite } from "../domain/write-path.js";
 import { tagView } from "./ref-views.js";
-import { writableProject } from "./repository-access.js";
+import { checkRefChange } from "./protected-writes.js";
+import { projectWriter } from "./repository-access.js";
 import { projectParams } from "./schemas.js";
 
 /**
  * GitLab's "Create a new tag" (Developer+): lightweight, or annotated with `message` (the caller is
  * the tagger), through the one repository write path (409 read-only during a storage move). GitLab
- * answers every refusal of its tag service with 400 and the service's sentence.
+ * answers every refusal of its tag service with 400 and the service's sentence, a protected tag the
+ * caller may not create (`create_access_level`) and a tag named as the default branch among them.
  */
 export const endpoint = defineEndpoint(
   {
@@ -25,16 +28,18 @@ export const endpoint = defineEndpoint(
     }),
   },
   async ({ c, principal, params, body }) => {
-    const project = await writableProject(principal, params.id);
+    const { project, level } = await projectWriter(principal, params.id);
+    const guard = () => checkRefChange(project, level, principal, { ref: `refs/tags/${body.tag_name}`, new: body.ref });
     const tag = await withRepositoryWrite("project", project.id, (location) =>
       createTag(location!.storage, location!.relativePath, {
         name: body.tag_name,
         ref: body.ref,
         message: body.message,
         tagger: { name: principal.user.name, email: principal.user.email },
+        guard,
       }),
     );
-    return tagView(c, project, tag);
+    return tagView(c, project, tag, protectedRules(project));
   },
 );
 export const handler = lambda(endpoint);

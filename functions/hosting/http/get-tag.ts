@@ -3,6 +3,7 @@ import { lambda } from "../../platform/http/lambda.js";
 import { notFound } from "../../platform/http/errors.js";
 import { findTag } from "../domain/git/index.js";
 import { readRepository } from "../domain/read-path.js";
+import { protectedRules } from "../domain/protected-refs.js";
 import { tagParams, tagView } from "./ref-views.js";
 import { readableProject } from "./repository-access.js";
 
@@ -11,6 +12,6 @@ export const endpoint = defineEndpoint({ summary: "Get a repository tag", access
   const project = await readableProject(principal, params.id);
   const tag = await readRepository("project", project.id, project, (loc) => findTag(loc.storage, loc.relativePath, params.tag_name));
   if (!tag) throw notFound("Tag");
-  return tagView(c, project, tag);
+  return tagView(c, project, tag, protectedRules(project));
 });
 export const handler = lambda(endpoint);

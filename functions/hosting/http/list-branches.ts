@@ -5,6 +5,7 @@ import { pageQuery } from "../../platform/http/params.js";
 import { pageRequest, setPageHeaders } from "../../platform/http/pagination.js";
 import { listBranchPage } from "../domain/git/index.js";
 import { readRepository } from "../domain/read-path.js";
+import { protectedRules } from "../domain/protected-refs.js";
 import { branchView } from "./ref-views.js";
 import { codeReader } from "./repository-access.js";
 import { projectParams } from "./schemas.js";
@@ -24,7 +25,8 @@ export const endpoint = defineEndpoint(
       listBranchPage(loc.storage, loc.relativePath, { defaultBranch: project.defaultBranch, search: query.search, sort: query.sort, offset: page.offset, limit: page.perPage }),
     );
     setPageHeaders(c, page, total > page.offset + page.perPage, total);
-    return branches.map((branch) => branchView(c, project, level, branch));
+    const [actor, rules] = [{ level, admin: !!principal?.user.admin }, protectedRules(project)];
+    return branches.map((branch) => branchView(c, project, actor, branch, rules));
   },
 );
 export const handler = lambda(endpoint);

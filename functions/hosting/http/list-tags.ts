@@ -5,6 +5,7 @@ import { pageQuery } from "../../platform/http/params.js";
 import { pageRequest, setPageHeaders } from "../../platform/http/pagination.js";
 import { listTagPage } from "../domain/git/index.js";
 import { readRepository } from "../domain/read-path.js";
+import { protectedRules } from "../domain/protected-refs.js";
 import { tagView } from "./ref-views.js";
 import { readableProject } from "./repository-access.js";
 import { projectParams } from "./schemas.js";
@@ -29,7 +30,8 @@ export const endpoint = defineEndpoint(
       listTagPage(loc.storage, loc.relativePath, { search: query.search, orderBy: query.order_by, sort: query.sort, offset: page.offset, limit: page.perPage }),
     );
     setPageHeaders(c, page, total > page.offset + page.perPage, total);
-    return tags.map((tag) => tagView(c, project, tag));
+    const rules = protectedRules(project);
+    return tags.map((tag) => tagView(c, project, tag, rules));
   },
 );
 export const handler = lambda(endpoint);

@@ -23,9 +23,11 @@ export async function readableProject(principal: Principal | undefined, id: stri
 }
 
 /** Developer+ pushes; a visible project without that level, or an archived one, answers 403 (GitLab). */
-export async function writableProject(principal: Principal, id: string) {
+export async function projectWriter(principal: Principal, id: string) {
   const { project, level } = await codeReader(principal, id);
   if (level < AccessLevel.developer) throw forbidden();
   if (project.archived) throw forbidden("You are not allowed to push into this branch");
-  return project;
+  return { project, level };
 }
+
+export const writableProject = async (principal: Principal, id: string) => (await projectWriter(principal, id)).project;

@@ -12,7 +12,7 @@ import { paramError } from "../../platform/http/errors.js";
 import { headerText } from "../../platform/http/header-names.js";
 import { commitActions, type CommitAction, type FileAtRef } from "../domain/git/index.js";
 import { withRepositoryWrite } from "../domain/write-path.js";
-import { writableProject } from "./repository-access.js";
+import { branchWriter } from "./protected-writes.js";
 
 /** `file_path` arrives URL-encoded (`lib%2Fclass%2Erb`); the router hands it over decoded. */
 export const fileParams = z.object({ id: idOrPath(), file_path: z.string().check(z.minLength(1), z.maxLength(4096)) });
@@ -83,8 +83,9 @@ type WriteFileBody = z.infer<typeof writeFileBody>;
 
 /**
  * One commit that creates, updates or deletes one file, through the one repository write path
- * (lease, fencing, 409 with GitLab's read-only message during a move). GitLab's single-file API
- * says "file changed" with a sentence of its own per operation.
+ * (lease, fencing, 409 with GitLab's read-only message during a move), to a branch the caller may
+ * push to (`branchWriter`). GitLab's single-file API says "file changed" with a sentence of its own
+ * per operation.
  */
 export async function commitOneFile(
   principal: Principal,
@@ -93,7 +94,7 @@ export async function commitOneFile(
   action: "create" | "update" | "delete",
 ): Promise<{ file_path: string; branch: string }> {
   const filePath = validFilePath(params.file_path);
-  const project = await writableProject(principal, params.id);
+  const project = await branchWriter(principal, params.id, body.branch);
   const written = "content" in body ? body : undefined;
   const actions: CommitAction[] = [
     {

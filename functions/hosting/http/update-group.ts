@@ -7,7 +7,7 @@ import { AccessLevel } from "../domain/access.js";
 import { groupView, updateGroup, visibleGroup } from "../domain/groups.js";
 import { renameGroupTree } from "../domain/group-transfer.js";
 import { groupParams, visibility } from "./schemas.js";
-import { chosenGroupSettings, groupSettingFields } from "./group-settings.js";
+import { chosenGroupSettings, groupSettingFields, withBranchProtection } from "./group-settings.js";
 
 /** Owner (GitLab: `admin_group`). */
 export const endpoint = defineEndpoint(
@@ -26,9 +26,9 @@ export const endpoint = defineEndpoint(
     const { group, level } = await visibleGroup(principal, params.id);
     if (level < AccessLevel.owner) throw forbidden();
     const { name, description, visibility: v } = body;
-    const changes = Object.fromEntries(Object.entries({ name, description, visibility: v, ...chosenGroupSettings(body) }).filter(([, value]) => value !== undefined));
+    const changes = Object.fromEntries(Object.entries({ name, description, visibility: v, ...chosenGroupSettings(body, group) }).filter(([, value]) => value !== undefined));
     const updated = await updateGroup(group, changes);
-    return groupView(updated.name !== group.name ? await renameGroupTree(updated) : updated, baseUrl(c));
+    return withBranchProtection(groupView(updated.name !== group.name ? await renameGroupTree(updated) : updated, baseUrl(c)), updated);
   },
 );
 export const handler = lambda(endpoint);

@@ -10,6 +10,7 @@ import type { OutboundPolicy } from "../../platform/outbound/policy.js";
 import { storageNames } from "../../platform/config.js";
 import { settingsKey } from "./keys.js";
 import { forgetThrottleSettings, type StoredThrottle } from "./throttle.js";
+import { FULL_PROTECTION, type BranchProtection } from "./branch-protection.js";
 
 export type Weights = Record<string, number>;
 
@@ -108,6 +109,20 @@ export async function saveThrottleSettings(change: Partial<ThrottleRule>): Promi
   await updateItem({ ...settingsKey, update: "SET throttle = :t", values: { ":t": stored } });
   forgetThrottleSettings();
   return rule;
+}
+
+/**
+ * The instance's default branch protection (`branch-protection.ts`): what a new project's default
+ * branch gets unless its group says otherwise. Stored as `branchProtection`, the attribute a group
+ * item keeps its own in too, so a project's creation reads both in one batch (`protected-refs.ts`).
+ */
+export async function branchProtectionSetting(): Promise<BranchProtection> {
+  return (await getItem<{ branchProtection?: BranchProtection }>(settingsKey.pk, settingsKey.sk))?.branchProtection ?? FULL_PROTECTION;
+}
+
+export async function saveBranchProtection(p: BranchProtection): Promise<BranchProtection> {
+  await updateItem({ ...settingsKey, update: "SET branchProtection = :p", values: { ":p": p } });
+  return p;
 }
 
 /**

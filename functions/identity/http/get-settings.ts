@@ -1,14 +1,15 @@
 import { defineEndpoint } from "../../platform/http/endpoint.js";
 import { lambda } from "../../platform/http/lambda.js";
 import type { OutboundPolicy } from "../../platform/outbound/policy.js";
-import { accountSettings, outboundPolicy, storageWeights, throttleSettings, type AccountSettings, type ThrottleRule } from "../domain/settings.js";
+import { accountSettings, branchProtectionSetting, outboundPolicy, storageWeights, throttleSettings, type AccountSettings, type ThrottleRule } from "../domain/settings.js";
+import { levelOfProtection, protectionDefaults, type BranchProtection } from "../domain/branch-protection.js";
 
 export const endpoint = defineEndpoint({ summary: "Application settings (admin)", access: "read", admin: true }, async () =>
-  settingsView(await storageWeights(), await outboundPolicy(), await accountSettings(), await throttleSettings()),
+  settingsView(await storageWeights(), await outboundPolicy(), await accountSettings(), await throttleSettings(), await branchProtectionSetting()),
 );
 export const handler = lambda(endpoint);
 
-export function settingsView(weights: Record<string, number>, outbound: OutboundPolicy, account: AccountSettings, throttle: ThrottleRule) {
+export function settingsView(weights: Record<string, number>, outbound: OutboundPolicy, account: AccountSettings, throttle: ThrottleRule, protection: BranchProtection) {
   return {
     default_projects_limit: account.defaultProjectsLimit,
     signup_enabled: account.signupEnabled,
@@ -23,5 +24,7 @@ export function settingsView(weights: Record<string, number>, outbound: Outbound
     throttle_authenticated_api_enabled: throttle.enabled,
     throttle_authenticated_api_requests_per_period: throttle.requestsPerPeriod,
     throttle_authenticated_api_period_in_seconds: throttle.periodInSeconds,
+    default_branch_protection: levelOfProtection(protection),
+    default_branch_protection_defaults: protectionDefaults(protection),
   };
 }

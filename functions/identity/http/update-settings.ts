@@ -14,8 +14,12 @@ import {
   saveThrottleSettings,
   storageWeights,
   throttleSettings,
+  branchProtectionSetting,
+  saveBranchProtection,
   type ThrottleRule,
 } from "../domain/settings.js";
+import { chosenProtection } from "../domain/branch-protection.js";
+import { branchProtectionFields } from "./branch-protection-params.js";
 import { settingsView } from "./get-settings.js";
 
 const ALLOWLIST = "outbound_local_requests_whitelist";
@@ -32,7 +36,8 @@ const rawList = () => z.pipe(z.string().check(z.maxLength(256 * MAX_ALLOWLIST)),
  * way; the outbound filter's `allow_local_requests_from_web_hooks_and_services` and its allowlist, as
  * an array (`outbound_local_requests_whitelist`, or `…[]=` in a form) or one string
  * (`outbound_local_requests_allowlist_raw`); `default_projects_limit` (an integer ≥ 0, as GitLab
- * validates it) and `signup_enabled`; the authenticated API throttle's `throttle_authenticated_api_*`.
+ * validates it) and `signup_enabled`; the authenticated API throttle's `throttle_authenticated_api_*`;
+ * new projects' default branch protection (`default_branch_protection`, `…_defaults`).
  * Only the settings given change.
  */
 const settingsBody = z.object({
@@ -47,6 +52,7 @@ const settingsBody = z.object({
   // GitLab integer columns.
   throttle_authenticated_api_requests_per_period: z.optional(z.pipe(int(), z.number().check(z.lte(2_147_483_647)))),
   throttle_authenticated_api_period_in_seconds: z.optional(z.pipe(int(), z.number().check(z.lte(2_147_483_647)))),
+  ...branchProtectionFields,
 });
 
 /**
@@ -85,11 +91,13 @@ export const endpoint = defineEndpoint(
     const throttles = throttleChange(body);
     const allowLocal = body.allow_local_requests_from_web_hooks_and_services;
     const account = { defaultProjectsLimit: body.default_projects_limit, signupEnabled: body.signup_enabled };
+    const protection = chosenProtection(await branchProtectionSetting(), body.default_branch_protection, body.default_branch_protection_defaults);
     return settingsView(
       Object.keys(weights).length ? await saveStorageWeights(weights) : await storageWeights(),
       allowLocal !== undefined || list ? await saveOutboundPolicy({ allowLocal, allowlist: list?.map((e) => e.trim()) }) : await outboundPolicy(),
       account.defaultProjectsLimit !== undefined || account.signupEnabled !== undefined ? await saveAccountSettings(account) : await accountSettings(),
       throttles ? await saveThrottleSettings(throttles) : await throttleSettings(),
+      body.default_branch_protection !== undefined || body.default_branch_protection_defaults ? await saveBranchProtection(protection) : protection,
     );
   },
 );

@@ -51,7 +51,6 @@ export const NOT_YET_PASSING: Record<string, string> = {
   "api/test_projects.py::test_project_milestones": "out of scope: milestones",
   "api/test_projects.py::test_project_milestone_promotion": "out of scope: milestones",
   "api/test_projects.py::test_project_pages_domains": "out of scope: Pages domains",
-  "api/test_projects.py::test_project_protected_branches": "out of scope: protected branches",
   "api/test_projects.py::test_project_remote_mirrors": "out of scope: remote mirrors",
   "api/test_projects.py::test_project_services": "out of scope: integrations (services)",
   "api/test_projects.py::test_project_stars": "out of scope: stars",

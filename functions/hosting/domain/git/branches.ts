@@ -58,9 +58,10 @@ export async function findBranch(storage: string, rel: string, name: string, def
 /**
  * GitLab's `Branches::CreateService`: a valid name (`Branch name is invalid`), not taken (`Branch
  * already exists`), not a commit id (GitLab's push check), from a ref naming a commit (`Invalid
- * reference name: <ref>`); each a 400.
+ * reference name: <ref>`); each a 400. `guard` is GitLab's push check of the new ref (protected
+ * branches), run once the branch is valid, before it is written; it throws to refuse.
  */
-export async function createBranch(storage: string, rel: string, input: { name: string; ref: string; defaultBranch: string }): Promise<Branch> {
+export async function createBranch(storage: string, rel: string, input: { name: string; ref: string; defaultBranch: string; guard?: () => Promise<void> }): Promise<Branch> {
   if (!isValidRefName(input.name)) throw new GitActionError("Branch name is invalid");
   const paths = replicaPaths(storage, rel);
   return withRepositoryMutex(paths[0]!, async () => {
@@ -70,6 +71,7 @@ export async function createBranch(storage: string, rel: string, input: { name: 
     if (/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(input.name)) throw new GitActionError("You cannot create a branch with a SHA-1 or SHA-256 branch name.");
     const oid = await resolveCommit(gitdir, input.ref, cache);
     if (!oid) throw new GitActionError(`Invalid reference name: ${input.ref}`);
+    await input.guard?.();
     await updateRef(gitdir, `${HEADS}${input.name}`, oid, undefined);
     await mirrorToReplicas(paths);
     return describeBranch(gitdir, { name: input.name, oid }, await defaultHead(gitdir, input.defaultBranch), cache);
@@ -78,18 +80,45 @@ export async function createBranch(storage: string, rel: string, input: { name: 
 
 /**
  * GitLab's `Branches::DeleteService`: false when there is no such branch; the default branch is
- * refused with the sentence GitLab's push check gives (a 400).
+ * refused with the sentence GitLab's push check gives (a 400); `guard` checks the deletion then
+ * (protected branches).
  */
-export async function deleteBranch(storage: string, rel: string, input: { name: string; defaultBranch: string }): Promise<boolean> {
+export async function deleteBranch(storage: string, rel: string, input: { name: string; defaultBranch: string; guard?: () => Promise<void> }): Promise<boolean> {
   const paths = replicaPaths(storage, rel);
   return withRepositoryMutex(paths[0]!, async () => {
     const gitdir = await requireRepository(storage, rel);
     const oid = await branchHead(gitdir, input.name);
     if (!oid) return false;
     if (input.name === input.defaultBranch) throw new GitActionError("The default branch of a project cannot be deleted.");
+    await input.guard?.();
     await deleteRef(gitdir, `${HEADS}${input.name}`, oid);
     await mirrorToReplicas(paths);
     return true;
+  });
+}
+
+/**
+ * GitLab's `Branches::DeleteMergedService`: every branch the default branch contains, other than
+ * the default branch and those `keep` names (protected ones), deleted with compare-and-swap on its
+ * ref. Answers the names deleted, by name.
+ */
+export async function deleteMergedBranches(storage: string, rel: string, input: { defaultBranch: string; keep: (name: string) => boolean }): Promise<string[]> {
+  const paths = replicaPaths(storage, rel);
+  return withRepositoryMutex(paths[0]!, async () => {
+    const gitdir = await requireRepository(storage, rel);
+    const cache: ObjectCache = {};
+    const heads = (await listAllRefs(gitdir)).filter((r) => r.name.startsWith(HEADS)).map((r) => ({ name: r.name.slice(HEADS.length), oid: r.oid }));
+    const base = heads.find((h) => h.name === input.defaultBranch)?.oid;
+    const deleted: string[] = [];
+    if (!base) return deleted;
+    for (const head of heads) {
+      if (head.name === input.defaultBranch || head.oid === base || input.keep(head.name)) continue;
+      if (!(await git.isDescendent({ fs, gitdir, oid: base, ancestor: head.oid, depth: -1, cache }))) continue;
+      await deleteRef(gitdir, `${HEADS}${head.name}`, head.oid);
+      deleted.push(head.name);
+    }
+    if (deleted.length) await mirrorToReplicas(paths);
+    return deleted;
   });
 }
 

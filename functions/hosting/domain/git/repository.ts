@@ -22,7 +22,7 @@ export {
   type TreeItem,
 } from "./read.js";
 export { setDefaultBranch } from "./head.js";
-export { listBranchPage, findBranch, createBranch, deleteBranch, type Branch, type BranchSort } from "./branches.js";
+export { listBranchPage, findBranch, createBranch, deleteBranch, deleteMergedBranches, type Branch, type BranchSort } from "./branches.js";
 export { listTagPage, findTag, createTag, deleteTag, type Tag, type TagOrder } from "./tags.js";
 export { readBlobById } from "./blobs.js";
 export { housekeep } from "./housekeeping.js";

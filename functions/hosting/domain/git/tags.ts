@@ -67,11 +67,13 @@ export async function findTag(storage: string, rel: string, name: string): Promi
 /**
  * GitLab's `Tags::CreateService`: `Target is empty`, `Tag name invalid`, `Tag <name> already exists`,
  * `Target <ref> is invalid`, each a 400. With a message the tag is annotated, its tagger the caller.
+ * `guard` is GitLab's push check of the new ref (protected tags), run once the tag is valid, before
+ * anything is written; it throws to refuse.
  */
 export async function createTag(
   storage: string,
   rel: string,
-  input: { name: string; ref: string; message?: string; tagger: { name: string; email: string }; timestamp?: number },
+  input: { name: string; ref: string; message?: string; tagger: { name: string; email: string }; timestamp?: number; guard?: () => Promise<void> },
 ): Promise<Tag> {
   if (input.ref.trim() === "") throw new GitActionError("Target is empty");
   if (!isValidRefName(input.name)) throw new GitActionError("Tag name invalid");
@@ -83,6 +85,7 @@ export async function createTag(
     if (await resolveExactRef(gitdir, fullName)) throw new GitActionError(`Tag ${input.name} already exists`);
     const commit = await resolveCommit(gitdir, input.ref, cache);
     if (!commit) throw new GitActionError(`Target ${input.ref} is invalid`);
+    await input.guard?.();
     const message = input.message?.trim();
     const target = message ? await writeTagObject(gitdir, { object: commit, name: input.name, message, tagger: input.tagger, timestamp: input.timestamp ?? Math.floor(Date.now() / 1000) }) : commit;
     await updateRef(gitdir, fullName, target, undefined);
@@ -92,13 +95,14 @@ export async function createTag(
   });
 }
 
-/** Deletes the tag; false when there is no such tag. */
-export async function deleteTag(storage: string, rel: string, name: string): Promise<boolean> {
+/** Deletes the tag; false when there is no such tag. `guard` checks the deletion first (protected tags). */
+export async function deleteTag(storage: string, rel: string, name: string, guard?: () => Promise<void>): Promise<boolean> {
   const paths = replicaPaths(storage, rel);
   return withRepositoryMutex(paths[0]!, async () => {
     const gitdir = await requireRepository(storage, rel);
     const oid = isValidRefName(name) ? await resolveExactRef(gitdir, `${TAGS}${name}`) : undefined;
     if (!oid) return false;
+    await guard?.();
     await deleteRef(gitdir, `${TAGS}${name}`, oid);
     await mirrorToReplicas(paths);
     return true;
