@@ -12,7 +12,7 @@ import { injectMoveFaults } from "../../functions/moves/domain/fault-injection.j
 import { runMovesCli } from "../../functions/moves/cli/commands.js";
 import { connect } from "../../functions/moves/cli/client.js";
 import { startIsolatedRuntime, type IsolatedRuntime } from "./isolated-runtime.js";
-import { call, commit, newProject, storageOf } from "./support.js";
+import { call, commit, holdAt, newProject, storageOf } from "./support.js";
 
 let iso: IsolatedRuntime;
 beforeAll(async () => {
@@ -33,22 +33,6 @@ function cli(...argv: string[]) {
   const lines: string[] = [];
   const status = runMovesCli(argv, connect({ FORGELINE_URL: iso.baseUrl, FORGELINE_TOKEN: iso.token }), (l) => lines.push(l));
   return status.then((code) => ({ code, lines }));
-}
-
-/** Holds the first task run that `matches` until `release()`; `reached` resolves once one is held. */
-function holdAt(matches: (point: string, phase: string, input: any) => boolean) {
-  let release!: () => void;
-  let reachedNow!: () => void;
-  const released = new Promise<void>((r) => (release = r));
-  const reached = new Promise<void>((r) => (reachedNow = r));
-  let held = false;
-  injectMoveFaults(async (point, phase, input) => {
-    if (held || !matches(point, phase, input)) return;
-    held = true;
-    reachedNow();
-    await released;
-  });
-  return { reached, release };
 }
 
 type Move = { id: number; state: string; error_message: string | null; destination_storage_name: string; project: { id: number } };

@@ -15,7 +15,7 @@ import { checksum, hashedRelativePath } from "../../functions/hosting/domain/git
 import { runMovesCli } from "../../functions/moves/cli/commands.js";
 import { connect } from "../../functions/moves/cli/client.js";
 import { startIsolatedRuntime, type IsolatedRuntime } from "./isolated-runtime.js";
-import { call, commit, newProject, newSnippet, scheduleMove, waitForMove } from "./support.js";
+import { call, commit, holdAt, newProject, newSnippet, scheduleMove, waitForMove } from "./support.js";
 import { unique } from "../support/api.js";
 
 let iso: IsolatedRuntime;
@@ -63,22 +63,6 @@ async function until<T>(what: string, read: () => Promise<T>, done: (value: T) =
     if (Date.now() > deadline) throw new Error(`still waiting for ${what}: ${JSON.stringify(value).slice(0, 2000)}`);
     await new Promise((r) => setTimeout(r, 50));
   }
-}
-
-/** Holds the first task run that `matches` until `release()`; `reached` resolves once one is held. */
-function holdAt(matches: (point: string, phase: string, input: any) => boolean) {
-  let release!: () => void;
-  let reachedNow!: () => void;
-  const released = new Promise<void>((r) => (release = r));
-  const reached = new Promise<void>((r) => (reachedNow = r));
-  let held = false;
-  injectMoveFaults(async (point, phase, input) => {
-    if (held || !matches(point, phase, input)) return;
-    held = true;
-    reachedNow();
-    await released;
-  });
-  return { reached, release };
 }
 
 const bulkRow = async (source = "default") => ((await json("/admin/storage_moves.json")).body.bulk_moves as any[]).find((b) => b.type === "project" && b.source_storage_name === source);

@@ -4,6 +4,7 @@
  */
 import { expect } from "vitest";
 import { requestAt, unique, type ApiResponse } from "../support/api.js";
+import { injectMoveFaults } from "../../functions/moves/domain/fault-injection.js";
 
 export type Kind = "project" | "snippet" | "group";
 export const plural = { project: "projects", snippet: "snippets", group: "groups" } as const;
@@ -82,3 +83,19 @@ export async function commit(client: Client, projectId: number, message: string)
 export const otherStorage = (storage: string) => (storage === "cluster" ? "secondary" : "cluster");
 
 export const repoKind = (kind: Kind) => (kind === "group" ? "group-wiki" : kind);
+
+/** Holds the first task run that `matches` until `release()`; `reached` resolves once one is held. */
+export function holdAt(matches: (point: string, phase: string, input: any) => boolean) {
+  let release!: () => void;
+  let reachedNow!: () => void;
+  const released = new Promise<void>((r) => (release = r));
+  const reached = new Promise<void>((r) => (reachedNow = r));
+  let held = false;
+  injectMoveFaults(async (point, phase, input) => {
+    if (held || !matches(point, phase, input)) return;
+    held = true;
+    reachedNow();
+    await released;
+  });
+  return { reached, release };
+}

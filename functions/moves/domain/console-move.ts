@@ -10,6 +10,7 @@ import { containersOf, displayPath } from "./containers.js";
 import { consoleUrl } from "./console-url.js";
 import { movePath, type MovePath } from "./move-path.js";
 import { isTerminal, type MoveRecord } from "./records.js";
+import type { MoveRow } from "./console-moves.js";
 
 /** The execution a move runs in: its own record says, or (before its batch started) the bulk execution that scheduled it. */
 export function executionArnOf(move: MoveRecord): string | undefined {
@@ -32,18 +33,8 @@ export const executionRef = (move: MoveRecord): ExecutionRef => {
 };
 
 export interface MoveDetails {
-  move: {
-    type: MoveRecord["kind"];
-    id: number;
-    state: MoveRecord["state"];
-    source_storage_name: string;
-    destination_storage_name: string;
-    created_at: string;
-    updated_at: string;
-    error_message: string | null;
-    container: { id: number; name: string } | null;
-    bulk_execution_name: string | null;
-  };
+  /** The move as the moves list shows it. */
+  move: MoveRow;
   /** Its history, each step with how long until the next (or, for the last of a running move, until now). */
   timeline: Array<{ step: string; at: string; detail: string | null; seconds: number | null }>;
   /** What the switch verified: the source's checksum, equal on every destination replica. */
