@@ -14,7 +14,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { resolve } from "node:path";
 import { api } from "../support/api.js";
-import { trackedProject, waitForErrors } from "../errortracking/support.js";
+import { trackedProject, waitForEvents } from "../errortracking/support.js";
 import { launch, type LaunchedBrowser } from "./support.js";
 
 /** The SDK as an application bundles it: one IIFE exposing the package's exports as `window.Sentry`. */
@@ -139,7 +139,7 @@ describe("@sentry/browser in headless Chromium, from another origin", () => {
 
     await tab.goto(pageOrigin + "/next"); // pagehide: one more event, in a keepalive fetch that outlives the page
 
-    const errors = await waitForErrors(tracked.owner.token, tracked.ui, 5);
+    const errors = await waitForEvents(tracked.owner.token, tracked.ui, 6);
     const byTitle = Object.fromEntries(errors.map((e) => [e.title, e]));
     expect(errors, JSON.stringify(errors.map((e) => e.title))).toHaveLength(5);
     expect(byTitle["Error: checkout failed: card declined"]).toMatchObject({ count: 2, user_count: 1, type: "error" });

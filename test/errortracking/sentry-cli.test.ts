@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { api } from "../support/api.js";
-import { trackedProject, waitForErrors } from "./support.js";
+import { trackedProject, waitForEvents } from "./support.js";
 
 const run = promisify(execFile);
 const sentryCli = resolve(import.meta.dirname, "../../node_modules/.bin/sentry-cli");
@@ -31,7 +31,7 @@ describe("@sentry/cli send-event end to end", () => {
       writeFileSync(file, JSON.stringify({ level: "error", platform: "other", release: "cli@2.0.0", exception: { values: [{ type: "DeployError", value: "migration 42 timed out" }] }, user: { id: "7" } }));
       await run(sentryCli, ["send-event", file], { env, timeout: 60_000 });
 
-      const errors = await waitForErrors(owner.token, ui, 2);
+      const errors = await waitForEvents(owner.token, ui, 3);
       const message = errors.find((e) => e.type === "default");
       const exception = errors.find((e) => e.type === "error");
       expect(message).toMatchObject({ title: "deploy of api failed", count: 2, user_count: 1, status: "unresolved" });

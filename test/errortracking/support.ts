@@ -104,6 +104,21 @@ export async function waitForErrors(token: string, ui: string, count: number) {
 }
 
 /**
+ * The error list once its errors count `events` events in all — the consumers take events in
+ * whichever batches they gather, so an error can be listed before all its events are counted — or
+ * as it is after ~60 s.
+ */
+export async function waitForEvents(token: string, ui: string, events: number) {
+  let errors: Array<Record<string, any>> = [];
+  for (let i = 0; i < 300; i++) {
+    errors = (await listErrors(token, ui)).errors;
+    if (errors.reduce((n, e) => n + Number(e.count), 0) >= events) break;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return errors;
+}
+
+/**
  * Checks a `frequency` graph against the times (ms) of the events sent: 24 consecutive hours, oldest
  * first, each counting the events of its hour. Robust to the hour turning between sending and reading.
  */
