@@ -91,6 +91,7 @@ export const hostingRoutes: RouteSpec[] = [
   r("DELETE", "/api/v4/groups/:id/share/:group_id", "unshare-group"),
   r("GET", "/api/v4/groups/:id/groups/shared", "list-group-shared-groups"),
   r("GET", "/api/v4/groups/:id/invited_groups", "list-group-invited-groups"),
+  r("GET", "/api/v4/groups/:id/projects", "list-group-projects"),
   r("GET", "/api/v4/groups/:id/projects/shared", "list-group-shared-projects"),
   r("GET", "/api/v4/groups/:id/members", "list-group-members"),
   r("GET", "/api/v4/groups/:id/members/all", "list-group-members-all"),

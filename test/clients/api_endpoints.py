@@ -1,0 +1,24 @@
+"""python-gitlab, unmodified, on the GitLab endpoints scripts reach for next: a group's projects
+(`group.projects.list()`, with subgroups and without shared ones). Prints what it saw as one JSON
+object."""
+import json
+import os
+
+import gitlab
+
+url = os.environ["GITLAB_URL"]
+gl = gitlab.Gitlab(url, private_token=os.environ["GITLAB_TOKEN"])
+seen = {}
+
+group = gl.groups.create({"name": "py-endpoints", "path": "py-endpoints"})
+subgroup = gl.groups.create({"name": "py-endpoints-sub", "path": "sub", "parent_id": group.id})
+first = gl.projects.create({"name": "py-first", "namespace_id": group.id})
+second = gl.projects.create({"name": "py-second", "namespace_id": group.id})
+below = gl.projects.create({"name": "py-below", "namespace_id": subgroup.id})
+seen["group_projects"] = [p.id for p in group.projects.list(get_all=True)]
+seen["group_projects_with_subgroups"] = sorted(p.id for p in group.projects.list(get_all=True, include_subgroups=True))
+seen["group_projects_names"] = [p.name for p in group.projects.list(get_all=True, order_by="name", sort="asc")]
+seen["group_project_namespace"] = group.projects.list(get_all=True)[0].namespace["id"]
+seen["created"] = {"first": first.id, "second": second.id, "below": below.id, "group": group.id}
+
+print(json.dumps(seen))
