@@ -169,6 +169,11 @@ const builders: Record<string, (v: Vars) => Promise<void>> = {
     await builders.user!(v);
     await call("POST", `/api/v4/users/${v.user}/ban`);
   },
+  /** A user an administrator deactivated (it never used its token: it is dormant). */
+  async deactivated_user(v) {
+    await builders.user!(v);
+    await call("POST", `/api/v4/users/${v.user}/deactivate`);
+  },
   /** A user who is a member of one project and one group. */
   async memberships(v) {
     await builders.project_member!(v);

@@ -5,7 +5,7 @@
  */
 import { createHash, randomBytes } from "node:crypto";
 import { getItem, isConditionFailure, nextId, pad, putItem, queryPage, updateItem, GSI1, GSI2 } from "../../platform/db/table.js";
-import { allTokensIndex, tokenKey, tokensOfUserIndex } from "./keys.js";
+import { allTokensIndex, tokenKey, tokensOfUserIndex, userKey } from "./keys.js";
 import { forgetCachedToken } from "./principal-cache.js";
 import { isOutOfSpace } from "../../platform/out-of-space.js";
 
@@ -89,12 +89,15 @@ export const LAST_USED_THROTTLE_MS = 10 * 60 * 1000;
 
 /**
  * Records a use of the token unless one was recorded within the throttle window: one conditional
- * write at most per window, however many requests (and processes) use the token meanwhile.
+ * write at most per window, however many requests (and processes) use the token meanwhile. A
+ * token's first use of a day also records the day on its user (`lastActivityOn`).
  */
 export async function recordTokenUse(record: TokenRecord, now = new Date()): Promise<void> {
   const since = new Date(now.getTime() - LAST_USED_THROTTLE_MS).toISOString();
   if (record.lastUsedAt && record.lastUsedAt > since) return;
   const at = now.toISOString();
+  const day = at.slice(0, 10);
+  const firstToday = !record.lastUsedAt || record.lastUsedAt < day;
   try {
     await updateItem({
       ...tokenKey(record.hash),
@@ -103,6 +106,8 @@ export async function recordTokenUse(record: TokenRecord, now = new Date()): Pro
       values: { ":at": at, ":since": since, ":null": null },
     });
     record.lastUsedAt = at;
+    // GitLab's `last_activity_on`: the day the user last used the API or Git, written once a day.
+    if (firstToday) await updateItem({ ...userKey(record.userId), update: "SET lastActivityOn = :d", condition: "attribute_exists(pk) AND NOT lastActivityOn = :d", values: { ":d": day } });
   } catch (err) {
     // Another request recorded it first; or the disk is full, where a read must still be served
     // and the request that makes room (a deletion) must not fail on this note before it starts.

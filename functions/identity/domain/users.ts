@@ -3,8 +3,8 @@ import { getItem, getItems, isConditionFailure, nextId, queryAll, queryPage, tra
 import { conflict, validationError } from "../../platform/http/errors.js";
 import { allUsersIndex, emailClaimKey, namespaceClaimKey, userKey } from "./keys.js";
 
-/** GitLab's states an administrator sets through the API (`ldap_blocked`, `deactivated`… have no source here). */
-export type UserState = "active" | "blocked" | "banned";
+/** GitLab's states an administrator sets through the API (`ldap_blocked`, `blocked_pending_approval`… have no source here). */
+export type UserState = "active" | "blocked" | "banned" | "deactivated";
 
 /** The free-text profile fields GitLab lets an administrator edit (`PUT /users/:id`), shown as given. */
 export const PROFILE_FIELDS = ["bio", "location", "website_url", "organization", "job_title", "pronouns", "skype", "linkedin", "twitter", "note"] as const;
@@ -23,6 +23,8 @@ export interface User {
   privateProfile?: boolean;
   /** Set when the user has an uploaded avatar (functions/identity/domain/avatars.ts). */
   avatar?: { filename: string };
+  /** `YYYY-MM-DD`: the last day the user used the API or Git (tokens.ts, `recordTokenUse`). */
+  lastActivityOn?: string;
 }
 
 type NewUser = { username: string; name: string; email: string; admin: boolean };
@@ -108,6 +110,7 @@ export function toUser(item: User): User {
     canCreateGroup: item.canCreateGroup ?? true,
     privateProfile: item.privateProfile ?? false,
     ...(item.avatar ? { avatar: item.avatar } : {}),
+    ...(item.lastActivityOn ? { lastActivityOn: item.lastActivityOn } : {}),
   };
 }
 
