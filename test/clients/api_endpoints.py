@@ -1,6 +1,6 @@
 """python-gitlab, unmodified, on the GitLab endpoints scripts reach for next: a group's projects
-(`group.projects.list()`, with subgroups and without shared ones). Prints what it saw as one JSON
-object."""
+(`group.projects.list()`, with subgroups), user moderation (`deactivate`, `activate`, `approve`).
+Prints what it saw as one JSON object."""
 import json
 import os
 
@@ -20,5 +20,16 @@ seen["group_projects_with_subgroups"] = sorted(p.id for p in group.projects.list
 seen["group_projects_names"] = [p.name for p in group.projects.list(get_all=True, order_by="name", sort="asc")]
 seen["group_project_namespace"] = group.projects.list(get_all=True)[0].namespace["id"]
 seen["created"] = {"first": first.id, "second": second.id, "below": below.id, "group": group.id}
+
+dormant = gl.users.create({"username": "py_dormant", "name": "Dormant", "email": "py_dormant@example.com"})
+seen["deactivate"] = dormant.deactivate()
+seen["deactivated_state"] = gl.users.get(dormant.id).state
+seen["activate"] = dormant.activate()
+seen["activated_state"] = gl.users.get(dormant.id).state
+try:
+    dormant.approve()
+    seen["approve"] = "approved"
+except gitlab.exceptions.GitlabUserApproveError as err:
+    seen["approve"] = [err.response_code, err.error_message]
 
 print(json.dumps(seen))

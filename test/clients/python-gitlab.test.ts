@@ -83,7 +83,7 @@ describe("python-gitlab", () => {
     expect(seen.requests_after).toEqual([]);
   });
 
-  it("lists a group's projects", async () => {
+  it("lists a group's projects and moderates a user", async () => {
     const { stdout } = await promisify(execFile)(DEBIAN_PYTHON, [join(import.meta.dirname, "api_endpoints.py")], {
       env: { ...process.env, GITLAB_URL: instance.runtime.baseUrl, GITLAB_TOKEN: instance.runtime.bootstrap.token! },
     });
@@ -93,6 +93,8 @@ describe("python-gitlab", () => {
     expect(seen.group_projects_with_subgroups).toEqual([first, second, below].sort((a: number, b: number) => a - b));
     expect(seen.group_projects_names).toEqual(["py-first", "py-second"]);
     expect(seen.group_project_namespace).toBe(group);
+    expect([seen.deactivate, seen.deactivated_state, seen.activate, seen.activated_state]).toEqual([true, "deactivated", true, "active"]);
+    expect(seen.approve).toEqual([409, "The user you are trying to approve is not pending approval"]);
   });
 
   it("reads a commit, compares branches, lists contributors and languages, and cherry-picks", async () => {

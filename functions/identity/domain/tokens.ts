@@ -1,7 +1,9 @@
 /**
  * Personal access tokens. Only the SHA-256 of a token is stored; the plain token is shown once, at
  * creation. Scopes follow GitLab: `api` (everything), `read_api` (reads), `read_user` (the user
- * endpoints), `read_repository`/`write_repository` (Git over HTTP, not the REST API), `sudo`.
+ * endpoints), `read_repository`/`write_repository` (Git over HTTP, not the REST API), `sudo`,
+ * `self_rotate` (rotating the token itself) and `k8s_proxy` (the agent for Kubernetes, which is not
+ * part of this service: such a token opens nothing here).
  */
 import { createHash, randomBytes } from "node:crypto";
 import { getItem, isConditionFailure, nextId, pad, putItem, queryPage, updateItem, GSI1, GSI2 } from "../../platform/db/table.js";
@@ -9,7 +11,7 @@ import { allTokensIndex, tokenKey, tokensOfUserIndex, userKey } from "./keys.js"
 import { forgetCachedToken } from "./principal-cache.js";
 import { isOutOfSpace } from "../../platform/out-of-space.js";
 
-export const SCOPES = ["api", "read_api", "read_user", "read_repository", "write_repository", "sudo"] as const;
+export const SCOPES = ["api", "read_api", "read_user", "read_repository", "write_repository", "sudo", "self_rotate", "k8s_proxy"] as const;
 export type Scope = (typeof SCOPES)[number];
 
 export interface TokenRecord {
@@ -28,6 +30,9 @@ export interface TokenRecord {
   impersonation?: boolean;
   /** What the token is for, as its creator wrote it (GitLab 16.x+). */
   description?: string | null;
+  /** Rotation (GitLab's token family): the token this one replaced, and the one that replaced it. */
+  previousTokenId?: number;
+  nextTokenId?: number;
 }
 
 export const hashToken = (token: string) => createHash("sha256").update(token, "utf8").digest("hex");
@@ -66,12 +71,18 @@ export async function issueToken(input: {
     ...(input.impersonation ? { impersonation: true } : {}),
     ...(input.description ? { description: input.description } : {}),
   };
-  await putItem(
-    { ...tokenKey(record.hash), ...tokensOfUserIndex(input.userId, id), ...allTokensIndex(id), type: "token", nameLower: record.name.toLowerCase(), ...record },
-    { expression: "attribute_not_exists(pk)" },
-  );
+  await putItem(tokenItem(record), { expression: "attribute_not_exists(pk)" });
   return { record, token };
 }
+
+export const tokenItem = (record: TokenRecord) => ({
+  ...tokenKey(record.hash),
+  ...tokensOfUserIndex(record.userId, record.id),
+  ...allTokensIndex(record.id),
+  type: "token",
+  nameLower: record.name.toLowerCase(),
+  ...record,
+});
 
 export async function findToken(plain: string): Promise<TokenRecord | undefined> {
   const key = tokenKey(hashToken(plain));

@@ -5,16 +5,12 @@ import { positiveInt } from "../../platform/http/params.js";
 import { notFound, validationError } from "../../platform/http/errors.js";
 import { findUser } from "../domain/users.js";
 import { issueToken, SCOPES, tokenView } from "../domain/tokens.js";
+import { expiryProblem } from "./token-expiry.js";
 
-/** GitLab's default maximum lifetime of a personal access token. */
-const MAX_LIFETIME_DAYS = 365;
-
-/** `expires_at` must be a day still ahead (a token stops working at the start of that day) and within the maximum lifetime. */
-function checkExpiry(expiresAt: string | undefined, now = new Date()): void {
-  if (expiresAt === undefined) return;
-  const day = (offset: number) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + offset)).toISOString().slice(0, 10);
-  if (expiresAt <= day(0)) throw validationError({ expires_at: ["must be in the future"] });
-  if (expiresAt > day(MAX_LIFETIME_DAYS)) throw validationError({ expires_at: [`must be before ${day(MAX_LIFETIME_DAYS + 1)}`] });
+/** `expires_at` must be a day still ahead and within the maximum lifetime (`token-expiry.ts`). */
+function checkExpiry(expiresAt: string | undefined): void {
+  const problem = expiryProblem(expiresAt);
+  if (problem) throw validationError({ expires_at: [problem] });
 }
 
 export const endpoint = defineEndpoint(
