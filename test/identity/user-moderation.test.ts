@@ -6,9 +6,9 @@
 import { describe, it, expect } from "vitest";
 import { api, adminToken, newUser } from "../support/api.js";
 import { updateItem } from "../../functions/platform/db/table.js";
-import { userKey } from "../../functions/identity/domain/keys.js";
+import { tokenKey } from "../../functions/identity/domain/keys.js";
+import { hashToken } from "../../functions/identity/domain/tokens.js";
 import { dormant } from "../../functions/identity/http/user-moderation.js";
-import type { User } from "../../functions/identity/domain/users.js";
 
 const act = (id: number | string, action: string, token = adminToken()) => api("POST", `/api/v4/users/${id}/${action}`, { token });
 const stateOf = async (id: number) => (await api("GET", `/api/v4/users/${id}`, { token: adminToken() })).body.state;
@@ -32,7 +32,7 @@ describe("deactivate and activate", () => {
     expect(await act(u.id, "activate")).toMatchObject({ status: 201, body: false });
   });
 
-  it("refuses a user active in the last 90 days: the API use is recorded as its last activity", async () => {
+  it("refuses a user active in the last 90 days: its tokens' last use is its last activity", async () => {
     const u = await newUser();
     expect((await api("GET", "/api/v4/user", { token: u.token })).status).toBe(200);
     expect(await act(u.id, "deactivate")).toMatchObject({
@@ -41,16 +41,15 @@ describe("deactivate and activate", () => {
     });
     expect(await stateOf(u.id)).toBe("active");
     // Active 91 days ago: dormant again.
-    await updateItem({ ...userKey(u.id), update: "SET lastActivityOn = :d", values: { ":d": daysAgo(91) } });
+    await updateItem({ ...tokenKey(hashToken(u.token)), update: "SET lastUsedAt = :d", values: { ":d": `${daysAgo(91)}T12:00:00.000Z` } });
     expect(await act(u.id, "deactivate")).toMatchObject({ status: 201, body: true });
   });
 
   it("reads dormancy as GitLab's can_be_deactivated? does", () => {
-    const at = (lastActivityOn?: string) => ({ lastActivityOn }) as User;
-    expect(dormant(at(undefined))).toBe(true);
-    expect(dormant(at(daysAgo(0)))).toBe(false);
-    expect(dormant(at(daysAgo(89)))).toBe(false);
-    expect(dormant(at(daysAgo(91)))).toBe(true);
+    expect(dormant(undefined)).toBe(true);
+    expect(dormant(daysAgo(0))).toBe(false);
+    expect(dormant(daysAgo(89))).toBe(false);
+    expect(dormant(daysAgo(91))).toBe(true);
   });
 
   it("refuses blocked and banned users 403, and blocks a deactivated one", async () => {

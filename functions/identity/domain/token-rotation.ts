@@ -7,9 +7,9 @@
  * detection): the family's active token is revoked too.
  */
 import { isConditionFailure, nextId, transact } from "../../platform/db/table.js";
-import { tokenKey } from "./keys.js";
+import { allTokensIndex, tokenKey, tokensOfUserIndex } from "./keys.js";
 import { forgetCachedToken } from "./principal-cache.js";
-import { findToken, findTokenById, generateToken, hashToken, revokeToken, tokenItem, type TokenRecord } from "./tokens.js";
+import { findToken, findTokenById, generateToken, hashToken, revokeToken, type TokenRecord } from "./tokens.js";
 
 /** GitLab's default lifetime of a rotated token without `expires_at`. */
 export const ROTATED_LIFETIME_DAYS = 7;
@@ -40,7 +40,13 @@ export async function rotateToken(old: TokenRecord, expiresAt: string): Promise<
           ExpressionAttributeValues: { ":t": true, ":f": false, ":next": record.id },
         },
       },
-      { Put: { Item: tokenItem(record), ConditionExpression: "attribute_not_exists(pk)" } },
+      {
+        Put: {
+          // The item `issueToken` writes.
+          Item: { ...tokenKey(record.hash), ...tokensOfUserIndex(record.userId, record.id), ...allTokensIndex(record.id), type: "token", nameLower: record.name.toLowerCase(), ...record },
+          ConditionExpression: "attribute_not_exists(pk)",
+        },
+      },
     ]);
   } catch (err) {
     if (isConditionFailure(err)) return undefined;

@@ -7,12 +7,15 @@
  */
 import { createHash, randomBytes } from "node:crypto";
 import { getItem, isConditionFailure, nextId, pad, putItem, queryPage, updateItem, GSI1, GSI2 } from "../../platform/db/table.js";
-import { allTokensIndex, tokenKey, tokensOfUserIndex, userKey } from "./keys.js";
+import { allTokensIndex, tokenKey, tokensOfUserIndex } from "./keys.js";
 import { forgetCachedToken } from "./principal-cache.js";
 import { isOutOfSpace } from "../../platform/out-of-space.js";
 
-export const SCOPES = ["api", "read_api", "read_user", "read_repository", "write_repository", "sudo", "self_rotate", "k8s_proxy"] as const;
-export type Scope = (typeof SCOPES)[number];
+/** The scopes of the first administrator's token (`bootstrap.ts`). */
+export const SCOPES = ["api", "read_api", "read_user", "read_repository", "write_repository", "sudo"] as const;
+/** Every scope a token may be created with: also `self_rotate` and `k8s_proxy`. */
+export const TOKEN_SCOPES = ["api", "read_api", "read_user", "read_repository", "write_repository", "sudo", "self_rotate", "k8s_proxy"] as const;
+export type Scope = (typeof TOKEN_SCOPES)[number];
 
 export interface TokenRecord {
   id: number;
@@ -71,18 +74,12 @@ export async function issueToken(input: {
     ...(input.impersonation ? { impersonation: true } : {}),
     ...(input.description ? { description: input.description } : {}),
   };
-  await putItem(tokenItem(record), { expression: "attribute_not_exists(pk)" });
+  await putItem(
+    { ...tokenKey(record.hash), ...tokensOfUserIndex(input.userId, id), ...allTokensIndex(id), type: "token", nameLower: record.name.toLowerCase(), ...record },
+    { expression: "attribute_not_exists(pk)" },
+  );
   return { record, token };
 }
-
-export const tokenItem = (record: TokenRecord) => ({
-  ...tokenKey(record.hash),
-  ...tokensOfUserIndex(record.userId, record.id),
-  ...allTokensIndex(record.id),
-  type: "token",
-  nameLower: record.name.toLowerCase(),
-  ...record,
-});
 
 export async function findToken(plain: string): Promise<TokenRecord | undefined> {
   const key = tokenKey(hashToken(plain));
@@ -100,15 +97,13 @@ export const LAST_USED_THROTTLE_MS = 10 * 60 * 1000;
 
 /**
  * Records a use of the token unless one was recorded within the throttle window: one conditional
- * write at most per window, however many requests (and processes) use the token meanwhile. A
- * token's first use of a day also records the day on its user (`lastActivityOn`).
+ * write at most per window, however many requests (and processes) use the token meanwhile. The
+ * newest `lastUsedAt` of a user's tokens is the user's last activity (`user-activity.ts`).
  */
 export async function recordTokenUse(record: TokenRecord, now = new Date()): Promise<void> {
   const since = new Date(now.getTime() - LAST_USED_THROTTLE_MS).toISOString();
   if (record.lastUsedAt && record.lastUsedAt > since) return;
   const at = now.toISOString();
-  const day = at.slice(0, 10);
-  const firstToday = !record.lastUsedAt || record.lastUsedAt < day;
   try {
     await updateItem({
       ...tokenKey(record.hash),
@@ -117,8 +112,6 @@ export async function recordTokenUse(record: TokenRecord, now = new Date()): Pro
       values: { ":at": at, ":since": since, ":null": null },
     });
     record.lastUsedAt = at;
-    // GitLab's `last_activity_on`: the day the user last used the API or Git, written once a day.
-    if (firstToday) await updateItem({ ...userKey(record.userId), update: "SET lastActivityOn = :d", condition: "attribute_exists(pk) AND NOT lastActivityOn = :d", values: { ":d": day } });
   } catch (err) {
     // Another request recorded it first; or the disk is full, where a read must still be served
     // and the request that makes room (a deletion) must not fail on this note before it starts.

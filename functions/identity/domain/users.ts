@@ -23,8 +23,6 @@ export interface User {
   privateProfile?: boolean;
   /** Set when the user has an uploaded avatar (functions/identity/domain/avatars.ts). */
   avatar?: { filename: string };
-  /** `YYYY-MM-DD`: the last day the user used the API or Git (tokens.ts, `recordTokenUse`). */
-  lastActivityOn?: string;
 }
 
 type NewUser = { username: string; name: string; email: string; admin: boolean };
@@ -110,7 +108,6 @@ export function toUser(item: User): User {
     canCreateGroup: item.canCreateGroup ?? true,
     privateProfile: item.privateProfile ?? false,
     ...(item.avatar ? { avatar: item.avatar } : {}),
-    ...(item.lastActivityOn ? { lastActivityOn: item.lastActivityOn } : {}),
   };
 }
 

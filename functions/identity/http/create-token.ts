@@ -4,7 +4,7 @@ import { lambda } from "../../platform/http/lambda.js";
 import { positiveInt } from "../../platform/http/params.js";
 import { notFound, validationError } from "../../platform/http/errors.js";
 import { findUser } from "../domain/users.js";
-import { issueToken, SCOPES, tokenView } from "../domain/tokens.js";
+import { issueToken, TOKEN_SCOPES, tokenView } from "../domain/tokens.js";
 import { expiryProblem } from "./token-expiry.js";
 
 /** `expires_at` must be a day still ahead and within the maximum lifetime (`token-expiry.ts`). */
@@ -22,7 +22,7 @@ export const endpoint = defineEndpoint(
     params: z.object({ user_id: positiveInt() }),
     body: z.object({
       name: z.string().check(z.minLength(1), z.maxLength(255)),
-      scopes: z.union([z.array(z.enum(SCOPES)).check(z.minLength(1)), z.pipe(z.enum(SCOPES), z.transform((s) => [s]))]),
+      scopes: z.union([z.array(z.enum(TOKEN_SCOPES)).check(z.minLength(1)), z.pipe(z.enum(TOKEN_SCOPES), z.transform((s) => [s]))]),
       expires_at: z.optional(z.iso.date()),
       description: z.optional(z.string().check(z.maxLength(255))),
     }),

@@ -10,6 +10,7 @@ import { defineEndpoint, type Endpoint } from "../../platform/http/endpoint.js";
 import { ApiError, conflict, notFound } from "../../platform/http/errors.js";
 import { findUser, type User } from "../domain/users.js";
 import { changeState } from "../domain/user-admin.js";
+import { lastActivityOn } from "../domain/user-activity.js";
 import { userParams } from "./user-schemas.js";
 
 export function moderation(summary: string, act: (user: User) => Promise<unknown>): Endpoint {
@@ -26,9 +27,9 @@ const blocked = (user: User) => user.state === "blocked" || user.state === "bann
 /** GitLab's `deactivate_dormant_users_period` default: only users inactive this long may be deactivated. */
 export const DORMANT_DAYS = 90;
 
-/** Whether the user has not used the API or Git for `DORMANT_DAYS` (GitLab's `can_be_deactivated?`). */
-export function dormant(user: User, now = Date.now()): boolean {
-  return !user.lastActivityOn || Date.parse(`${user.lastActivityOn}T00:00:00Z`) <= now - DORMANT_DAYS * 86_400_000;
+/** Whether a user last active on `day` has been idle for `DORMANT_DAYS` (GitLab's `can_be_deactivated?`). */
+export function dormant(day: string | undefined, now = Date.now()): boolean {
+  return !day || Date.parse(`${day}T00:00:00Z`) <= now - DORMANT_DAYS * 86_400_000;
 }
 
 /**
@@ -40,7 +41,7 @@ export const deactivate = (): Endpoint =>
   moderation("Deactivate a user (admin)", async (user) => {
     if (user.state === "deactivated") return null;
     if (blocked(user)) throw new ApiError(403, { message: "Error occurred. A blocked user cannot be deactivated" });
-    if (!dormant(user)) throw new ApiError(403, { message: `The user you are trying to deactivate has been active in the past ${DORMANT_DAYS} days and cannot be deactivated` });
+    if (!dormant(await lastActivityOn(user.id))) throw new ApiError(403, { message: `The user you are trying to deactivate has been active in the past ${DORMANT_DAYS} days and cannot be deactivated` });
     if (!(await changeState(user, ["active"], "deactivated"))) throw new ApiError(403, { message: "Error occurred. A blocked user cannot be deactivated" });
     return true;
   });
