@@ -30,6 +30,8 @@ export const routes: RouteSpec[] = [
   r("GET", "/api/v4/openapi.json", "platform/http/openapi-route"),
   r("GET", "/api/v4/user", "identity/http/current-user"),
   r("POST", "/api/v4/user/personal_access_tokens", "identity/http/create-own-token"),
+  r("PUT", "/api/v4/user/avatar", "identity/http/update-own-avatar"),
+  r("GET", "/api/v4/avatar", "identity/http/avatar-lookup"),
   r("GET", "/api/v4/users", "identity/http/list-users"),
   r("POST", "/api/v4/users", "identity/http/create-user"),
   r("GET", "/api/v4/users/:user_id", "identity/http/get-user"),

@@ -33,7 +33,7 @@ const Example = z.object({
   doc: z.string(),
   section: z.string(),
   curl: z.string(),
-  /** Files the curl line reads with `-d @name`. */
+  /** Files the curl line reads with `-d @name` (JSON), or uploads with `--form field=@name` (base64). */
   files: z.optional(z.record(z.string(), z.unknown())),
   /** What must exist first: names of the world's builders below (`project`, `snippet`, …). */
   given: z.array(z.string()),
@@ -126,8 +126,14 @@ function curlRequest(line: string, files: Record<string, unknown> = {}): CurlReq
       const source = value.startsWith("@") && w !== "--data-raw" ? value.slice(1) : value.startsWith("$") ? value : undefined;
       data.push(source !== undefined ? JSON.stringify(files[source]) : value);
     } else if (w === "--form" || w === "-F") {
-      const [name, ...value] = next().split("=");
-      (form ??= new FormData()).append(name!, value.join("="));
+      const [name, ...rest] = next().split("=");
+      const value = rest.join("=");
+      // `-F name=@file` uploads a file: `files` holds its bytes, base64-encoded.
+      const file = value.startsWith("@") ? files[value.slice(1)] : undefined;
+      if (file !== undefined) (form ??= new FormData()).append(name!, new Blob([Buffer.from(String(file), "base64")]), value.slice(1).split("/").pop());
+      else (form ??= new FormData()).append(name!, value);
+    } else if (w === "--remote-header-name" || w === "--remote-name" || w === "-O" || w === "-J") {
+      // Where curl saves the answer: nothing on the wire.
     } else if (w === "--url") url = next();
     else if (w.startsWith("-")) throw new Error(`curl option the replay does not know: ${w}`);
     else url = w;
@@ -549,7 +555,7 @@ describe("the fixture", () => {
     expect(offerings.slice(offerings.indexOf("hosted")).every((o) => o === "hosted")).toBe(true);
   });
 
-  it("sends what curl sends", () => {
+  it("sends what curl sends", async () => {
     const json = curlRequest(`curl --request POST --header "Content-Type: application/json" --data '{"a": "b c"}' "https://h/x?y=1"`);
     expect(json).toEqual({ method: "POST", url: "https://h/x?y=1", headers: { "Content-Type": "application/json" }, body: '{"a": "b c"}' });
     const form = curlRequest(`curl --data "name=mytoken" --data "scopes[]=api" \\\n  "https://h/u"`);
@@ -557,5 +563,9 @@ describe("the fixture", () => {
     expect(curlRequest(`curl --request PUT --header "PRIVATE-TOKEN: t" --url "https://h/s?active=true"`)).toMatchObject({ method: "PUT", url: "https://h/s?active=true", headers: { "PRIVATE-TOKEN": "t" } });
     expect(curlRequest(`curl --head --header "PRIVATE-TOKEN: t" --url "https://h/f"`).method).toBe("HEAD");
     expect(curlRequest(`curl -d @s.json https://h/s`, { "s.json": { t: 1 } }).body).toBe('{"t":1}');
+    const upload = curlRequest(`curl --request PUT --form "avatar=@/tmp/a.png" --form "x=y" https://h/u`, { "/tmp/a.png": Buffer.from("png").toString("base64") }).body as FormData;
+    expect([(upload.get("avatar") as File).name, (upload.get("x") as string)]).toEqual(["a.png", "y"]);
+    expect(Buffer.from(await (upload.get("avatar") as File).arrayBuffer()).toString()).toBe("png");
+    expect(curlRequest(`curl --header "PRIVATE-TOKEN: t" --remote-header-name --remote-name "https://h/a"`)).toMatchObject({ method: "GET", url: "https://h/a" });
   });
 });

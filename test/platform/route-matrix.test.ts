@@ -51,6 +51,12 @@ beforeAll(async () => {
 
 afterAll(() => oneProcess?.stop());
 
+/** Query parameters a route requires (GitLab's `requires`), so that it answers beyond its 400. */
+const REQUIRED_QUERY: Array<[RegExp, string]> = [
+  [/\/files\/:file_path(\/blame)?$/, "?ref=main"],
+  [/^\/api\/v4\/avatar$/, "?email=someone@example.com"],
+];
+
 /** A concrete URL for a route: containers are the owner's private ones. */
 function url(path: string): string {
   return path
@@ -59,7 +65,7 @@ function url(path: string): string {
     .replace(":file_path", "README.md")
     .replace(":slug", "home")
     .replace(":ref", "main")
-    .replace(/:[a-z_]+/g, "1") + (/\/files\/:file_path(\/blame)?$/.test(path) ? "?ref=main" : "");
+    .replace(/:[a-z_]+/g, "1") + (REQUIRED_QUERY.find(([pattern]) => pattern.test(path))?.[1] ?? "");
 }
 
 const scopedToContainer = (path: string) => /^\/api\/v4\/(projects|groups|snippets)\/:id/.test(path);

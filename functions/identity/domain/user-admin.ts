@@ -111,5 +111,6 @@ export async function removeUserRecord(id: number): Promise<void> {
 /** Records that the user has an uploaded avatar (its bytes are saved first, avatars.ts). */
 export async function setAvatar(user: User, filename: string): Promise<User> {
   await updateItem({ ...userKey(user.id), update: "SET avatar = :a", condition: "attribute_exists(pk)", values: { ":a": { filename } } });
+  forgetCachedUser(user.id);
   return { ...user, avatar: { filename } };
 }
