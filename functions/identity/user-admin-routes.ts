@@ -21,6 +21,8 @@ export const userAdminRoutes: RouteSpec[] = [
   r("PATCH", "/api/v4/users/:user_id/disable_two_factor", "identity/http/disable-two-factor"),
   r("GET", "/api/v4/users/:user_id/projects", "hosting/http/list-user-projects"),
   r("GET", "/api/v4/users/:user_id/memberships", "hosting/http/list-user-memberships"),
+  r("GET", "/api/v4/users/:user_id/associations_count", "hosting/http/user-associations-count"),
+  r("GET", "/api/v4/users/:user_id/status", "identity/http/get-user-status"),
   r("GET", "/api/v4/users/:user_id/impersonation_tokens", "identity/http/list-impersonation-tokens"),
   r("POST", "/api/v4/users/:user_id/impersonation_tokens", "identity/http/create-impersonation-token"),
   r("GET", "/api/v4/users/:user_id/impersonation_tokens/:impersonation_token_id", "identity/http/get-impersonation-token"),

@@ -180,6 +180,10 @@ const builders: Record<string, (v: Vars) => Promise<void>> = {
     await builders.user!(v);
     await call("POST", `/api/v4/users/${v.user}/deactivate`);
   },
+  /** The administrator's own status, the page's coffee example. */
+  async own_status() {
+    await call("PUT", "/api/v4/user/status", { emoji: "coffee", availability: "busy", message: "I crave coffee :coffee:" });
+  },
   /** A user who is a member of one project and one group. */
   async memberships(v) {
     await builders.project_member!(v);
