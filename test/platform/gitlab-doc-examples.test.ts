@@ -310,6 +310,11 @@ const builders: Record<string, (v: Vars) => Promise<void>> = {
     await builders.group!(v);
     await call("POST", `/api/v4/projects/${v.project}/fork`, { namespace_id: Number(v.group) });
   },
+  /** A fork (`fork`) of a project, in the administrator's namespace under another path. */
+  async project_fork_of(v) {
+    await builders.project!(v);
+    v.fork = String((await call("POST", `/api/v4/projects/${v.project}/fork`, { path: unique("fork"), name: unique("fork") })).body.id);
+  },
   async archived_project(v) {
     await builders.project!(v);
     await call("POST", `/api/v4/projects/${v.project}/archive`);
