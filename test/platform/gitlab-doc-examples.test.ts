@@ -442,10 +442,17 @@ const builders: Record<string, (v: Vars) => Promise<void>> = {
     await builders.hook_receiver!(v);
     v.hook = String((await call("POST", `/api/v4/projects/${v.project}/hooks`, { url: v.hook_url, error_tracking_events: true })).body.id);
   },
-  /** A hook with one delivery in its recent deliveries (its test trigger). */
+  /** A hook with one delivery in its recent deliveries (its test trigger, `hook_event`). */
   async hook_delivery(v) {
     await builders.project_hook!(v);
     await call("POST", `/api/v4/projects/${v.project}/hooks/${v.hook}/test/error_tracking_events`);
+    v.hook_event = String((await call("GET", `/api/v4/projects/${v.project}/hooks/${v.hook}/events`)).body[0].id);
+  },
+  /** A hook with the custom header `Authorization` and the URL variable `token`, the page's keys. */
+  async hook_extras(v) {
+    await builders.project_hook!(v);
+    await call("PUT", `/api/v4/projects/${v.project}/hooks/${v.hook}/custom_headers/Authorization`, { value: "Bearer secret" });
+    await call("PUT", `/api/v4/projects/${v.project}/hooks/${v.hook}/url_variables/token`, { value: "secret" });
   },
   async error_tracking(v) {
     await builders.project!(v);
