@@ -91,6 +91,7 @@ export const hostingRoutes: RouteSpec[] = [
   r("PUT", "/api/v4/groups/:id", "update-group"),
   r("DELETE", "/api/v4/groups/:id", "delete-group"),
   r("POST", "/api/v4/groups/:id/restore", "restore-group"),
+  r("POST", "/api/v4/groups/:id/tokens/revoke", "revoke-group-token"),
   r("POST", "/api/v4/groups/:id/transfer", "transfer-group"),
   r("GET", "/api/v4/groups/:id/transfer_locations", "list-group-transfer-locations"),
   r("GET", "/api/v4/groups/:id/avatar", "get-group-avatar"),

@@ -384,6 +384,11 @@ const builders: Record<string, (v: Vars) => Promise<void>> = {
     await builders.user!(v);
     await call("POST", `/api/v4/groups/${v.group}/members`, { user_id: Number(v.user), access_level: 30 });
   },
+  /** A member of `group` with a token of its own (`member_token`). */
+  async group_member_token(v) {
+    await builders.group_member!(v);
+    v.member_token = (await call("POST", `/api/v4/users/${v.user}/personal_access_tokens`, { name: "member", scopes: ["api"] })).body.token;
+  },
   async snippet(v) {
     const files = [
       { file_path: "test.txt", content: "Hello World snippet" },
