@@ -20,6 +20,7 @@ export const userAdminRoutes: RouteSpec[] = [
   r("POST", "/api/v4/users/:user_id/reject", "identity/http/reject-user"),
   r("PATCH", "/api/v4/users/:user_id/disable_two_factor", "identity/http/disable-two-factor"),
   r("GET", "/api/v4/users/:user_id/projects", "hosting/http/list-user-projects"),
+  r("GET", "/api/v4/users/:user_id/contributed_projects", "hosting/http/list-contributed-projects"),
   r("GET", "/api/v4/users/:user_id/memberships", "hosting/http/list-user-memberships"),
   r("GET", "/api/v4/users/:user_id/associations_count", "hosting/http/user-associations-count"),
   r("GET", "/api/v4/users/:user_id/status", "identity/http/get-user-status"),

@@ -389,6 +389,13 @@ const builders: Record<string, (v: Vars) => Promise<void>> = {
     await builders.group_member!(v);
     v.member_token = (await call("POST", `/api/v4/users/${v.user}/personal_access_tokens`, { name: "member", scopes: ["api"] })).body.token;
   },
+  /** A user (`user`) who committed to one project of the administrator's. */
+  async contributor(v) {
+    await builders.project_member!(v);
+    const token = (await call("POST", `/api/v4/users/${v.user}/personal_access_tokens`, { name: "c", scopes: ["api"] })).body.token;
+    const actions = [{ action: "create", file_path: "contribution.txt", content: "mine" }];
+    await call("POST", `/api/v4/projects/${v.project}/repository/commits`, { branch: "main", commit_message: "Contribute", actions }, token);
+  },
   async snippet(v) {
     const files = [
       { file_path: "test.txt", content: "Hello World snippet" },

@@ -13,6 +13,7 @@ import { readRepository } from "../domain/read-path.js";
 import { withRepositoryWrite, type RepositoryLocation } from "../domain/write-path.js";
 import { commitView } from "./ref-views.js";
 import { writableProject } from "./repository-access.js";
+import { recordContribution } from "../domain/contributions.js";
 
 export async function applyCommitChange(
   c: Context,
@@ -34,5 +35,6 @@ export async function applyCommitChange(
     throw err;
   });
   if (!made) return c.json({ dry_run: "success" }, 200);
+  await recordContribution(principal.user.id, project.id);
   return commitView(c, project, made);
 }

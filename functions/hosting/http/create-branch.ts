@@ -7,6 +7,7 @@ import { withRepositoryWrite } from "../domain/write-path.js";
 import { branchView } from "./ref-views.js";
 import { writableProject } from "./repository-access.js";
 import { projectParams } from "./schemas.js";
+import { recordContribution } from "../domain/contributions.js";
 
 /**
  * GitLab's "Create repository branch" (Developer+): `branch` from `ref` (a branch, tag or commit),
@@ -26,6 +27,7 @@ export const endpoint = defineEndpoint(
     const branch = await withRepositoryWrite("project", project.id, (location) =>
       createBranch(location!.storage, location!.relativePath, { name: body.branch, ref: body.ref, defaultBranch: project.defaultBranch }),
     );
+    await recordContribution(principal.user.id, project.id);
     return branchView(c, project, AccessLevel.developer, branch);
   },
 );

@@ -8,6 +8,7 @@ import { withRepositoryWrite } from "../domain/write-path.js";
 import { fullPathOf } from "../domain/projects.js";
 import { projectParams } from "./schemas.js";
 import { writableProject } from "./repository-access.js";
+import { recordContribution } from "../domain/contributions.js";
 
 const action = z.strictObject({
   action: z.enum(["create", "update", "delete", "move", "chmod"]),
@@ -51,6 +52,7 @@ export const endpoint = defineEndpoint(
         actions: body.actions,
       }),
     );
+    await recordContribution(principal.user.id, project.id);
     // `status` is the commit's pipeline status in GitLab: there is no CI here, so never one.
     return { ...commit, status: null, web_url: `${baseUrl(c)}/${fullPathOf(project)}/-/commit/${commit.id}` };
   },

@@ -6,6 +6,7 @@ import { withRepositoryWrite } from "../domain/write-path.js";
 import { tagView } from "./ref-views.js";
 import { writableProject } from "./repository-access.js";
 import { projectParams } from "./schemas.js";
+import { recordContribution } from "../domain/contributions.js";
 
 /**
  * GitLab's "Create a new tag" (Developer+): lightweight, or annotated with `message` (the caller is
@@ -34,6 +35,7 @@ export const endpoint = defineEndpoint(
         tagger: { name: principal.user.name, email: principal.user.email },
       }),
     );
+    await recordContribution(principal.user.id, project.id);
     return tagView(c, project, tag);
   },
 );

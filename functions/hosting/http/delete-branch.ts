@@ -6,6 +6,7 @@ import { readRepository } from "../domain/read-path.js";
 import { withRepositoryWrite } from "../domain/write-path.js";
 import { branchParams } from "./ref-views.js";
 import { writableProject } from "./repository-access.js";
+import { recordContribution } from "../domain/contributions.js";
 
 /**
  * GitLab's "Delete repository branch" (Developer+): `404 Branch Not Found` first, as GitLab looks the
@@ -20,6 +21,7 @@ export const endpoint = defineEndpoint({ summary: "Delete a repository branch", 
     deleteBranch(location!.storage, location!.relativePath, { name: params.branch, defaultBranch: project.defaultBranch }),
   );
   if (!deleted) throw notFound("Branch");
+  await recordContribution(principal.user.id, project.id);
   return c.body(null, 204);
 });
 export const handler = lambda(endpoint);

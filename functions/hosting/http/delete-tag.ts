@@ -6,6 +6,7 @@ import { readRepository } from "../domain/read-path.js";
 import { withRepositoryWrite } from "../domain/write-path.js";
 import { tagParams } from "./ref-views.js";
 import { writableProject } from "./repository-access.js";
+import { recordContribution } from "../domain/contributions.js";
 
 /**
  * GitLab's "Delete a tag" (Developer+): `404 Tag Not Found` first, then the one repository write path
@@ -17,6 +18,7 @@ export const endpoint = defineEndpoint({ summary: "Delete a repository tag", acc
   if (!found) throw notFound("Tag");
   const deleted = await withRepositoryWrite("project", project.id, (location) => deleteTag(location!.storage, location!.relativePath, params.tag_name));
   if (!deleted) throw notFound("Tag");
+  await recordContribution(principal.user.id, project.id);
   return c.body(null, 204);
 });
 export const handler = lambda(endpoint);
