@@ -1,6 +1,7 @@
 """python-gitlab, unmodified, on the GitLab endpoints scripts reach for next: a group's projects
-(`group.projects.list()`, with subgroups), user moderation (`deactivate`, `activate`, `approve`).
-Prints what it saw as one JSON object."""
+(`group.projects.list()`, with subgroups), user moderation (`deactivate`, `activate`, `approve`),
+the current user's status and everyone's activities, moving a project into a group, fork relations
+and restoring a project. Prints what it saw as one JSON object."""
 import json
 import os
 
@@ -31,5 +32,29 @@ try:
     seen["approve"] = "approved"
 except gitlab.exceptions.GitlabUserApproveError as err:
     seen["approve"] = [err.response_code, err.error_message]
+
+gl.auth()
+status = gl.user.status.get()
+status.message = "Deploying"
+status.emoji = "rocket"
+status.save()
+seen["status"] = [gl.user.status.get().message, gl.users.get(gl.user.id).status.get().emoji]
+seen["activity_users"] = [a.username for a in gl.user_activities.list(get_all=True)]
+
+loose = gl.projects.create({"name": "py-loose"})
+group.transfer_project(loose.id)
+seen["transferred_namespace"] = gl.projects.get(loose.id).namespace["id"]
+source = gl.projects.create({"name": "py-source"})
+target = gl.projects.create({"name": "py-target"})
+target.create_fork_relation(source.id)
+seen["forked_from"] = gl.projects.get(target.id).forked_from_project["id"]
+target.delete_fork_relation()
+seen["unforked"] = "forked_from_project" not in gl.projects.get(target.id).attributes
+try:
+    target.restore()
+    seen["restore"] = "restored"
+except gitlab.exceptions.GitlabRestoreError as err:
+    seen["restore"] = [err.response_code, err.error_message]
+seen["more"] = {"loose": loose.id, "source": source.id}
 
 print(json.dumps(seen))

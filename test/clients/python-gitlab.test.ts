@@ -83,7 +83,7 @@ describe("python-gitlab", () => {
     expect(seen.requests_after).toEqual([]);
   });
 
-  it("lists a group's projects and moderates a user", async () => {
+  it("lists a group's projects, moderates a user, sets a status, moves a project, links a fork", async () => {
     const { stdout } = await promisify(execFile)(DEBIAN_PYTHON, [join(import.meta.dirname, "api_endpoints.py")], {
       env: { ...process.env, GITLAB_URL: instance.runtime.baseUrl, GITLAB_TOKEN: instance.runtime.bootstrap.token! },
     });
@@ -95,6 +95,12 @@ describe("python-gitlab", () => {
     expect(seen.group_project_namespace).toBe(group);
     expect([seen.deactivate, seen.deactivated_state, seen.activate, seen.activated_state]).toEqual([true, "deactivated", true, "active"]);
     expect(seen.approve).toEqual([409, "The user you are trying to approve is not pending approval"]);
+    expect(seen.status).toEqual(["Deploying", "rocket"]);
+    expect(seen.activity_users).toContain("root");
+    expect(seen.transferred_namespace).toBe(group);
+    expect(seen.forked_from).toBe(seen.more.source);
+    expect(seen.unforked).toBe(true);
+    expect(seen.restore).toEqual([400, "Project has not been marked for deletion"]);
   });
 
   it("reads a commit, compares branches, lists contributors and languages, and cherry-picks", async () => {
