@@ -591,7 +591,7 @@ describe("the fixture", () => {
     expect(curlRequest(`curl --request PUT --header "PRIVATE-TOKEN: t" --url "https://h/s?active=true"`)).toMatchObject({ method: "PUT", url: "https://h/s?active=true", headers: { "PRIVATE-TOKEN": "t" } });
     expect(curlRequest(`curl --head --header "PRIVATE-TOKEN: t" --url "https://h/f"`).method).toBe("HEAD");
     expect(curlRequest(`curl -d @s.json https://h/s`, { "s.json": { t: 1 } }).body).toBe('{"t":1}');
-    const upload = curlRequest(`curl --request PUT --form "avatar=@/tmp/a.png" --form "x=y" https://h/u`, { "/tmp/a.png": Buffer.from("png").toString("base64") }).body as FormData;
+    const upload = curlRequest(`curl --request PUT --form "avatar=@images/a.png" --form "x=y" https://h/u`, { "images/a.png": Buffer.from("png").toString("base64") }).body as FormData;
     expect([(upload.get("avatar") as File).name, (upload.get("x") as string)]).toEqual(["a.png", "y"]);
     expect(Buffer.from(await (upload.get("avatar") as File).arrayBuffer()).toString()).toBe("png");
     expect(curlRequest(`curl --header "PRIVATE-TOKEN: t" --remote-header-name --remote-name "https://h/a"`)).toMatchObject({ method: "GET", url: "https://h/a" });
