@@ -33,6 +33,7 @@ export const projectSnippetRoutes: RouteSpec[] = [
 export const wikiRoutes: RouteSpec[] = [
   r("GET", "/api/v4/groups/:id/wikis", "list-wiki-pages"),
   r("POST", "/api/v4/groups/:id/wikis", "create-wiki-page"),
+  r("POST", "/api/v4/groups/:id/wikis/attachments", "upload-group-wiki-attachment"),
   r("GET", "/api/v4/groups/:id/wikis/:slug", "get-wiki-page"),
   r("PUT", "/api/v4/groups/:id/wikis/:slug", "update-wiki-page"),
   r("DELETE", "/api/v4/groups/:id/wikis/:slug", "delete-wiki-page"),
@@ -42,6 +43,7 @@ export const wikiRoutes: RouteSpec[] = [
 export const projectWikiRoutes: RouteSpec[] = [
   r("GET", "/api/v4/projects/:id/wikis", "list-project-wiki-pages"),
   r("POST", "/api/v4/projects/:id/wikis", "create-project-wiki-page"),
+  r("POST", "/api/v4/projects/:id/wikis/attachments", "upload-project-wiki-attachment"),
   r("GET", "/api/v4/projects/:id/wikis/:slug", "get-project-wiki-page"),
   r("PUT", "/api/v4/projects/:id/wikis/:slug", "update-project-wiki-page"),
   r("DELETE", "/api/v4/projects/:id/wikis/:slug", "delete-project-wiki-page"),

@@ -1,8 +1,9 @@
 /**
  * python-gitlab (Debian's python3-gitlab, 3.12) runs the seed's storage-move procedure and its
  * key-rotation procedure against a hosted instance, the member, sharing and access request calls
- * scripts make, and reads and cherry-picks a project's history. Part of `npm run test:clients`; a
- * machine without the client fails here with the command that installs it.
+ * scripts make, reads and cherry-picks a project's history, and calls the endpoints of
+ * `api_endpoints.py` (a group's projects, …). Part of `npm run test:clients`; a machine without the
+ * client fails here with the command that installs it.
  */
 import { describe, it, expect, beforeAll, afterAll } from "vitest";
 import { execFile } from "node:child_process";
@@ -80,6 +81,26 @@ describe("python-gitlab", () => {
     expect(seen.requests).toEqual([carol]);
     expect(seen.approved_level).toBe(20);
     expect(seen.requests_after).toEqual([]);
+  });
+
+  it("lists a group's projects, moderates a user, sets a status, moves a project, links a fork", async () => {
+    const { stdout } = await promisify(execFile)(DEBIAN_PYTHON, [join(import.meta.dirname, "api_endpoints.py")], {
+      env: { ...process.env, GITLAB_URL: instance.runtime.baseUrl, GITLAB_TOKEN: instance.runtime.bootstrap.token! },
+    });
+    const seen = JSON.parse(stdout);
+    const { first, second, below, group } = seen.created;
+    expect(seen.group_projects).toEqual([second, first]);
+    expect(seen.group_projects_with_subgroups).toEqual([first, second, below].sort((a: number, b: number) => a - b));
+    expect(seen.group_projects_names).toEqual(["py-first", "py-second"]);
+    expect(seen.group_project_namespace).toBe(group);
+    expect([seen.deactivate, seen.deactivated_state, seen.activate, seen.activated_state]).toEqual([true, "deactivated", true, "active"]);
+    expect(seen.approve).toEqual([409, "The user you are trying to approve is not pending approval"]);
+    expect(seen.status).toEqual(["Deploying", "rocket"]);
+    expect(seen.activity_users).toContain("root");
+    expect(seen.transferred_namespace).toBe(group);
+    expect(seen.forked_from).toBe(seen.more.source);
+    expect(seen.unforked).toBe(true);
+    expect(seen.restore).toEqual([400, "Project has not been marked for deletion"]);
   });
 
   it("reads a commit, compares branches, lists contributors and languages, and cherry-picks", async () => {

@@ -33,7 +33,7 @@ const Example = z.object({
   doc: z.string(),
   section: z.string(),
   curl: z.string(),
-  /** Files the curl line reads with `-d @name`. */
+  /** Files the curl line reads with `-d @name` (JSON), or uploads with `--form field=@name` (base64). */
   files: z.optional(z.record(z.string(), z.unknown())),
   /** What must exist first: names of the world's builders below (`project`, `snippet`, …). */
   given: z.array(z.string()),
@@ -126,8 +126,14 @@ function curlRequest(line: string, files: Record<string, unknown> = {}): CurlReq
       const source = value.startsWith("@") && w !== "--data-raw" ? value.slice(1) : value.startsWith("$") ? value : undefined;
       data.push(source !== undefined ? JSON.stringify(files[source]) : value);
     } else if (w === "--form" || w === "-F") {
-      const [name, ...value] = next().split("=");
-      (form ??= new FormData()).append(name!, value.join("="));
+      const [name, ...rest] = next().split("=");
+      const value = rest.join("=");
+      // `-F name=@file` uploads a file: `files` holds its bytes, base64-encoded.
+      const file = value.startsWith("@") ? files[value.slice(1)] : undefined;
+      if (file !== undefined) (form ??= new FormData()).append(name!, new Blob([Buffer.from(String(file), "base64")]), value.slice(1).split("/").pop());
+      else (form ??= new FormData()).append(name!, value);
+    } else if (w === "--remote-header-name" || w === "--remote-name" || w === "-O" || w === "-J") {
+      // Where curl saves the answer: nothing on the wire.
     } else if (w === "--url") url = next();
     else if (w.startsWith("-")) throw new Error(`curl option the replay does not know: ${w}`);
     else url = w;
@@ -168,6 +174,15 @@ const builders: Record<string, (v: Vars) => Promise<void>> = {
   async banned_user(v) {
     await builders.user!(v);
     await call("POST", `/api/v4/users/${v.user}/ban`);
+  },
+  /** A user an administrator deactivated (it never used its token: it is dormant). */
+  async deactivated_user(v) {
+    await builders.user!(v);
+    await call("POST", `/api/v4/users/${v.user}/deactivate`);
+  },
+  /** The administrator's own status, the page's coffee example. */
+  async own_status() {
+    await call("PUT", "/api/v4/user/status", { emoji: "coffee", availability: "busy", message: "I crave coffee :coffee:" });
   },
   /** A user who is a member of one project and one group. */
   async memberships(v) {
@@ -316,6 +331,11 @@ const builders: Record<string, (v: Vars) => Promise<void>> = {
     await builders.group!(v);
     await call("POST", `/api/v4/projects/${v.project}/fork`, { namespace_id: Number(v.group) });
   },
+  /** A fork (`fork`) of a project, in the administrator's namespace under another path. */
+  async project_fork_of(v) {
+    await builders.project!(v);
+    v.fork = String((await call("POST", `/api/v4/projects/${v.project}/fork`, { path: unique("fork"), name: unique("fork") })).body.id);
+  },
   async archived_project(v) {
     await builders.project!(v);
     await call("POST", `/api/v4/projects/${v.project}/archive`);
@@ -385,6 +405,19 @@ const builders: Record<string, (v: Vars) => Promise<void>> = {
     await builders.user!(v);
     await call("POST", `/api/v4/groups/${v.group}/members`, { user_id: Number(v.user), access_level: 30 });
   },
+  /** A member of `group` with a token of its own (`member_token`). */
+  async group_member_token(v) {
+    await builders.group_member!(v);
+    v.member_token = (await call("POST", `/api/v4/users/${v.user}/personal_access_tokens`, { name: "member", scopes: ["api"] })).body.token;
+  },
+  /** A user (`user`) who committed to one project of the administrator's. */
+  async contributor(v) {
+    await builders.project_member!(v);
+    const token = (await call("POST", `/api/v4/users/${v.user}/personal_access_tokens`, { name: "c", scopes: ["api"] })).body.token;
+    const actions = [{ action: "create", file_path: "contribution.txt", content: "mine" }];
+    // On a branch of its own: a Developer may not push to the protected default branch.
+    await call("POST", `/api/v4/projects/${v.project}/repository/commits`, { branch: "contribution", start_branch: "main", commit_message: "Contribute", actions }, token);
+  },
   async public_snippet(v) {
     const files = [{ file_path: "oconnerrice.rb", content: "puts 'Hello'" }];
     v.snippet = String((await call("POST", "/api/v4/snippets", { title: "Ratione cupiditate et laborum temporibus.", visibility: "public", files })).body.id);
@@ -447,10 +480,17 @@ const builders: Record<string, (v: Vars) => Promise<void>> = {
     await builders.hook_receiver!(v);
     v.hook = String((await call("POST", `/api/v4/projects/${v.project}/hooks`, { url: v.hook_url, error_tracking_events: true })).body.id);
   },
-  /** A hook with one delivery in its recent deliveries (its test trigger). */
+  /** A hook with one delivery in its recent deliveries (its test trigger, `hook_event`). */
   async hook_delivery(v) {
     await builders.project_hook!(v);
     await call("POST", `/api/v4/projects/${v.project}/hooks/${v.hook}/test/error_tracking_events`);
+    v.hook_event = String((await call("GET", `/api/v4/projects/${v.project}/hooks/${v.hook}/events`)).body[0].id);
+  },
+  /** A hook with the custom header `Authorization` and the URL variable `token`, the page's keys. */
+  async hook_extras(v) {
+    await builders.project_hook!(v);
+    await call("PUT", `/api/v4/projects/${v.project}/hooks/${v.hook}/custom_headers/Authorization`, { value: "Bearer secret" });
+    await call("PUT", `/api/v4/projects/${v.project}/hooks/${v.hook}/url_variables/token`, { value: "secret" });
   },
   async error_tracking(v) {
     await builders.project!(v);
@@ -569,7 +609,7 @@ describe("the fixture", () => {
     expect(offerings.slice(offerings.indexOf("hosted")).every((o) => o === "hosted")).toBe(true);
   });
 
-  it("sends what curl sends", () => {
+  it("sends what curl sends", async () => {
     const json = curlRequest(`curl --request POST --header "Content-Type: application/json" --data '{"a": "b c"}' "https://h/x?y=1"`);
     expect(json).toEqual({ method: "POST", url: "https://h/x?y=1", headers: { "Content-Type": "application/json" }, body: '{"a": "b c"}' });
     const form = curlRequest(`curl --data "name=mytoken" --data "scopes[]=api" \\\n  "https://h/u"`);
@@ -577,5 +617,9 @@ describe("the fixture", () => {
     expect(curlRequest(`curl --request PUT --header "PRIVATE-TOKEN: t" --url "https://h/s?active=true"`)).toMatchObject({ method: "PUT", url: "https://h/s?active=true", headers: { "PRIVATE-TOKEN": "t" } });
     expect(curlRequest(`curl --head --header "PRIVATE-TOKEN: t" --url "https://h/f"`).method).toBe("HEAD");
     expect(curlRequest(`curl -d @s.json https://h/s`, { "s.json": { t: 1 } }).body).toBe('{"t":1}');
+    const upload = curlRequest(`curl --request PUT --form "avatar=@images/a.png" --form "x=y" https://h/u`, { "images/a.png": Buffer.from("png").toString("base64") }).body as FormData;
+    expect([(upload.get("avatar") as File).name, (upload.get("x") as string)]).toEqual(["a.png", "y"]);
+    expect(Buffer.from(await (upload.get("avatar") as File).arrayBuffer()).toString()).toBe("png");
+    expect(curlRequest(`curl --header "PRIVATE-TOKEN: t" --remote-header-name --remote-name "https://h/a"`)).toMatchObject({ method: "GET", url: "https://h/a" });
   });
 });

@@ -56,6 +56,15 @@ beforeAll(async () => {
 
 afterAll(() => oneProcess?.stop());
 
+/** `read_user` routes about one user that only that user and administrators may call (the URL names the owner). */
+const SELF_OR_ADMIN = new Set(["GET /api/v4/users/:user_id/associations_count"]);
+
+/** Query parameters a route requires (GitLab's `requires`), so that it answers beyond its 400. */
+const REQUIRED_QUERY: Array<[RegExp, string]> = [
+  [/\/files\/:file_path(\/blame)?$/, "?ref=main"],
+  [/^\/api\/v4\/avatar$/, "?email=someone@example.com"],
+];
+
 /** A concrete URL for a route: containers are the owner's private ones. */
 function url(path: string): string {
   return path
@@ -64,7 +73,7 @@ function url(path: string): string {
     .replace(":file_path", "README.md")
     .replace(":slug", "home")
     .replace(":ref", "main")
-    .replace(/:[a-z_]+/g, "1") + (/\/files\/:file_path(\/blame)?$/.test(path) ? "?ref=main" : "");
+    .replace(/:[a-z_]+/g, "1") + (REQUIRED_QUERY.find(([pattern]) => pattern.test(path))?.[1] ?? "");
 }
 
 const scopedToContainer = (path: string) => /^\/api\/v4\/(projects|groups|snippets)\/:id/.test(path);
@@ -88,13 +97,15 @@ describe.concurrent.each(apiRoutes)("$method $path", (route) => {
     const narrow = await call(route.method, target, { token: readUserOnly.token, body: bodiless ? undefined : {} });
     // GitLab limits read_user to /user and /users: every other route, public ones included, is 403.
     if (spec.access !== "read_user") expectAnswer(narrow, { status: 403, body: { error: "insufficient_scope" } });
+    // A route for the user itself (or an administrator) refuses anyone else, whatever the scope.
+    else if (SELF_OR_ADMIN.has(key)) expectAnswer(narrow, { status: 403, body: { message: "403 Forbidden" } });
     else expect(narrow.status).toBeLessThan(400);
     if (spec.access === "write") {
       expect((await call(route.method, target, { token: readApi.token, body: route.method === "DELETE" ? undefined : {} })).status).toBe(403);
     }
 
-    // Revoking "self" would end the shared stranger's token for every later route: that route gets its own.
-    const caller = route.method === "DELETE" && route.path.endsWith("/personal_access_tokens/self") ? await newUser() : stranger;
+    // Revoking or rotating "self" would end the shared stranger's token for every later route: those routes get their own.
+    const caller = /\/personal_access_tokens\/self(\/rotate)?$/.test(route.path) && route.method !== "GET" ? await newUser() : stranger;
     const asStranger = await call(route.method, target, { token: caller.token, body: bodiless ? undefined : {} });
     if (spec.admin) expect(asStranger).toMatchObject({ status: 403 });
     // A body's parameters are checked before the container is looked up (Grape's order): a DELETE

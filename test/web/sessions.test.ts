@@ -1,5 +1,5 @@
 import { describe, it, expect } from "vitest";
-import { baseUrl, newUser } from "../support/api.js";
+import { adminToken, api, baseUrl, newUser } from "../support/api.js";
 
 /** A tiny cookie jar over fetch, as a browser would keep it. */
 function browser() {
@@ -55,6 +55,17 @@ describe("browser sessions", () => {
     expect(((await me.json()) as { username: string }).username).toBe(user.username);
     const home = await (await b.get("/")).text();
     expect(home).toContain("Your projects");
+  });
+
+  it("reactivates a deactivated user who signs in, as GitLab does", async () => {
+    const user = await newUser();
+    expect((await api("POST", `/api/v4/users/${user.id}/deactivate`, { token: adminToken() })).body).toBe(true);
+    expect((await api("GET", "/api/v4/user", { token: user.token })).status).toBe(401);
+    const b = browser();
+    const res = await signIn(b, user.token);
+    expect(res.headers.get("location")).toBe("/");
+    expect((await api("GET", `/api/v4/users/${user.id}`, { token: adminToken() })).body.state).toBe("active");
+    expect((await api("GET", "/api/v4/user", { token: user.token })).status).toBe(200);
   });
 
   it("marks the cookie Secure behind HTTPS", async () => {

@@ -28,6 +28,7 @@ import { errorKey, eventKey } from "../domain/keys.js";
 import type { ErrorItem } from "../domain/errors.js";
 import { titleOf } from "../http/views.js";
 import { hookToken, type HookRecord } from "./store.js";
+import { entries, interpolatedUrl } from "./hook-extras.js";
 import type { Trigger } from "./triggers.js";
 
 export const HOOK_EVENT_HEADER = "Error Tracking Hook";
@@ -225,37 +226,46 @@ export async function triggerContext(projectId: number, errorId: number, eventId
   return { error, event };
 }
 
-/** POSTs `payload` to the hook through the outbound filter; logs the attempt on the delivery item. */
-export async function attempt(hook: HookRecord, claim: { deliveryId: string; lease: Lease }, payload: unknown): Promise<AttemptResult> {
+/**
+ * POSTs `payload` to the hook through the outbound filter; logs the attempt on the delivery item.
+ * The hook's custom headers go with it (masked in the log, like the token) and its URL variables fill
+ * its URL; a URL naming a variable the hook lacks is not sent (GitLab's `Invalid URL template`). A
+ * resend keeps the first delivery's `Idempotency-Key` (`idempotencyKey`), as GitLab's does.
+ */
+export async function attempt(hook: HookRecord, claim: { deliveryId: string; lease: Lease }, payload: unknown, idempotencyKey = claim.deliveryId): Promise<AttemptResult> {
   const { deliveryId } = claim;
   const body = JSON.stringify(payload);
+  const custom = entries(hook.customHeaders);
   const headers: Record<string, string> = {
+    ...Object.fromEntries(custom.map(([k, v]) => [k, Buffer.from(v, "utf8").toString("latin1")])),
     "Content-Type": "application/json",
     "User-Agent": "GitLab/16.11.0-forgeline",
     "X-Gitlab-Event": HOOK_EVENT_HEADER,
     "X-Gitlab-Event-UUID": deliveryId,
     "X-Gitlab-Webhook-UUID": deliveryId,
     "X-Gitlab-Instance": originOf(hook),
-    "Idempotency-Key": deliveryId,
+    "Idempotency-Key": idempotencyKey,
   };
   const token = hookToken(hook);
   // As its UTF-8 bytes, as GitLab sends it (Node writes a header string's code units as bytes).
   if (token) headers["X-Gitlab-Token"] = Buffer.from(token, "utf8").toString("latin1");
-  // What the log shows: the token masked, as GitLab shows it.
-  const logged = { ...headers, ...(token ? { "X-Gitlab-Token": "[REDACTED]" } : {}) };
+  // What the log shows: the token and custom header values masked, as GitLab shows them.
+  const logged = { ...headers, ...Object.fromEntries(custom.map(([k]) => [k, "[REDACTED]"])), ...(token ? { "X-Gitlab-Token": "[REDACTED]" } : {}) };
+  const target = interpolatedUrl(hook);
   const started = Date.now();
   let result: AttemptResult;
   let response: { headers?: Record<string, string>; body?: string } = {};
   try {
-    const res = await outboundFetch(hook.url, { method: "POST", headers, body, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) }, await outboundPolicy());
+    if ("missing" in target) throw new MissingUrlVariables(target.missing);
+    const res = await outboundFetch(target.url, { method: "POST", headers, body, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) }, await outboundPolicy());
     const text = await res.text().catch(() => "");
     response = { headers: Object.fromEntries(res.headers), body: text.slice(0, MAX_RESPONSE_BODY) };
     const ok = res.status >= 200 && res.status < 300;
     result = { ok, retryable: !ok && (res.status >= 500 || res.status === 429), status: String(res.status) };
   } catch (err) {
-    const blocked = err instanceof BlockedUrlError;
-    result = { ok: false, retryable: !blocked, status: "internal error" };
-    response = { body: blocked ? err.message : "no answer" };
+    const final = err instanceof BlockedUrlError || err instanceof MissingUrlVariables;
+    result = { ok: false, retryable: !final, status: "internal error" };
+    response = { body: final ? err.message : "no answer" };
   }
   await finishAttempt(claim, result.ok ? "delivered" : "failed", {
     requestHeaders: logged,
@@ -266,6 +276,30 @@ export async function attempt(hook: HookRecord, claim: { deliveryId: string; lea
     executionDuration: (Date.now() - started) / 1000,
   });
   return result;
+}
+
+class MissingUrlVariables extends Error {
+  constructor(keys: string[]) {
+    super(`Invalid URL template. Missing keys: [${keys.map((k) => JSON.stringify(k)).join(", ")}]`);
+  }
+}
+
+/** One delivery of the hook's log by its id (GitLab's `web_hook_logs.find`), from the hook's log index. */
+export async function findDelivery(hookId: number, id: number): Promise<DeliveryRecord | undefined> {
+  const page = await queryPage<DeliveryRecord>({ index: GSI1, pk: hookLogPk(hookId), filter: { expression: "id = :id", values: { ":id": id } }, offset: 0, limit: 1 });
+  return page.items[0];
+}
+
+/**
+ * GitLab's resend of a logged delivery: the same request data sent again now, to the hook as it is
+ * now (its URL, token, custom headers), as a new delivery in the log, with the first one's
+ * `Idempotency-Key` so the receiver can tell it is the same event.
+ */
+export async function resendDelivery(hook: HookRecord, logged: DeliveryRecord): Promise<AttemptResult> {
+  const claim = await claimDelivery({ deliveryId: crypto.randomUUID(), hookId: hook.id, projectId: hook.projectId, trigger: logged.trigger, url: hook.url });
+  if (!("claimed" in claim)) throw new Error("a fresh delivery id was taken");
+  const payload = logged.requestData ? (JSON.parse(logged.requestData) as unknown) : {};
+  return attempt(hook, claim.claimed, payload, logged.requestHeaders?.["Idempotency-Key"] ?? logged.deliveryId);
 }
 
 /** A test delivery (`POST …/hooks/:hook_id/test/error_tracking_events`): the project's latest error, or a sample. */

@@ -9,7 +9,8 @@
  *
  * All hooks of a project share one partition: listing them, and the consumer's per-project read, is
  * one Query. The secret `token` is sent back to the receiver (`X-Gitlab-Token`), so it is encrypted
- * (AES-256-GCM, the third-party tracker token's scheme), never hashed, and never returned.
+ * (AES-256-GCM, the third-party tracker token's scheme), never hashed, and never returned; so are the
+ * values of custom headers and URL variables (`hook-extras.ts`), of which only the names are shown.
  */
 import { deleteItem, getItem, nextId, pad, putItem, queryAll } from "../../platform/db/table.js";
 import { decryptSecret, encryptSecret } from "../thirdparty/secret.js";
@@ -54,6 +55,9 @@ export interface HookRecord {
   /** The instance origin the hook was saved through, for links in payloads (config `externalUrl` wins). */
   origin: string;
   createdAt: string;
+  /** GitLab's custom headers and URL variables: name → encrypted value (secrets, never returned). */
+  customHeaders?: Record<string, string>;
+  urlVariables?: Record<string, string>;
 }
 
 export const hooksPk = (projectId: number) => `ETHOOKS#${projectId}`;

@@ -20,6 +20,7 @@
  * | visible-to-all marker     | VISIBLE#<kind>          | <id>            |                                   |                                        |
  *   (for snippets: public and internal ones, personal and project, with `createdAt` and `projectId`)
  * | project order entry       | PROJECTS#BY#<order>#<audience> | <sort value>#<id> |                           |                                        |
+ * | contribution (a year)     | USER#<uid>              | CONTRIBUTED#<project id> |                            |                                        |
  *
  * A container item carries its repository's state (`storage`, `relativePath`, `readOnly`,
  * `writeLease`), so switching storage and the read-only flag are single-item conditional writes.
@@ -108,3 +109,11 @@ export const pendingGroupDeletionKey = (groupId: number) => ({ pk: PENDING_GROUP
 export type ProjectOrderField = "name" | "path" | "updated_at" | "last_activity_at";
 export const projectOrderKey = (field: ProjectOrderField, audience: "all" | "visible", sortValue: string) => ({ pk: projectOrderPk(field, audience), sk: sortValue });
 export const projectOrderPk = (field: ProjectOrderField, audience: "all" | "visible") => `PROJECTS#BY#${field}#${audience}`;
+
+/**
+ * A user's contribution to a project (GitLab's contribution events: pushes and comments), in the
+ * user's partition, one item per project with its last time: `GET /users/:id/contributed_projects`
+ * is one Query; each item expires (`expireAt`) a year after its last contribution.
+ */
+export const CONTRIBUTION_PREFIX = "CONTRIBUTED#";
+export const contributionKey = (userId: number, projectId: number) => ({ pk: `USER#${userId}`, sk: `${CONTRIBUTION_PREFIX}${pad(projectId)}` });

@@ -87,6 +87,9 @@ export async function resolveProject(idOrPath: string): Promise<Project | undefi
 
 const subject = (p: Project) => ({ id: p.id, visibility: p.visibility, namespaceKind: p.namespace.kind, namespaceOwnerId: p.namespace.ownerId, groupIds: p.namespace.groupIds, shares: p.shares });
 
+/** The caller's access level on a project already read. */
+export const levelOnProject = (principal: Principal | undefined, project: Project) => projectLevel(principal, subject(project));
+
 /** The project if the caller may see it, with the caller's access level; 404 otherwise. */
 export async function visibleProject(principal: Principal | undefined, idOrPath: string, minLevel = 0) {
   const project = await resolveProject(idOrPath);

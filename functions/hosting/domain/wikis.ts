@@ -4,6 +4,7 @@
  * lazily too), so until then the wiki simply lists no pages. The owners differ only in where that
  * repository lives (`WIKI_OWNERS`); everything about pages is shared.
  */
+import { randomBytes } from "node:crypto";
 import { posix } from "node:path";
 import { isConditionFailure, updateItem } from "../../platform/db/table.js";
 import { ApiError, badRequest, notFound, paramError } from "../../platform/http/errors.js";
@@ -232,4 +233,23 @@ export async function deletePage(wiki: Wiki, author: Author, slug: string): Prom
       actions: [{ action: "delete", file_path: fileOf(slug, existing.format) }],
     });
   });
+}
+
+/**
+ * GitLab's wiki attachment (`Wikis::CreateAttachmentService`): the file committed to the wiki
+ * repository at `uploads/<32 hex digits>/<name>` on `branch` (the wiki's default branch unless given),
+ * through the wiki's write path, as the uploader. The first upload creates the wiki repository, as a
+ * first page does.
+ */
+export async function uploadAttachment(wiki: Wiki, author: Author, file: { name: string; bytes: Uint8Array }, branch = WIKI_BRANCH): Promise<{ fileName: string; filePath: string; branch: string }> {
+  const filePath = `uploads/${randomBytes(16).toString("hex")}/${file.name}`;
+  await writeWiki(wiki, true, (loc) =>
+    commitActions(loc.storage, loc.relativePath, {
+      branch,
+      message: `Upload attachment ${file.name}`,
+      author,
+      actions: [{ action: "create", file_path: filePath, content: Buffer.from(file.bytes).toString("base64"), encoding: "base64" }],
+    }),
+  );
+  return { fileName: file.name, filePath, branch };
 }

@@ -31,6 +31,7 @@ import { protectionRefusal } from "./protection.js";
 import { protectedRules, type ProtectedRefs, type RefChange } from "../domain/protected-refs.js";
 import type { GitRequestPath, GitService } from "./paths.js";
 import { errAdvertisement, readPushCommands, rejectedPushResult, withStorageFullNotice } from "./pkt-line.js";
+import { recordContribution } from "../domain/contributions.js";
 
 export interface GitHttpRequest {
   method: "GET" | "POST";
@@ -92,7 +93,9 @@ export async function serveGit(request: GitHttpRequest): Promise<GitHttpAnswer> 
     if (request.target.step === "info/refs") {
       if (await isReadOnly(grant)) return readOnlyAdvertisement();
     } else {
-      return push(grant, backendRequest).catch((err: unknown) => refusedPush(err, request));
+      // A push to a project's repository is a contribution of its pusher (not a wiki's: GitLab counts those apart).
+      const pushed = request.target.repository.kind === "project" ? () => recordContribution(principal!.user.id, grant.container.id) : undefined;
+      return push(grant, backendRequest, pushed).catch((err: unknown) => refusedPush(err, request));
     }
   }
   const gitdir = await currentCopy(grant);
@@ -174,7 +177,7 @@ function pushRefusal(err: unknown): { status: number; reason: string; headers: R
  * read it from any copy. A refusal before git started (read-only, another
  * write that does not finish in time) rejects with the write path's `ApiError`.
  */
-function push(grant: RepositoryGrant, backendRequest: (gitdir: string) => BackendRequest): Promise<GitHttpAnswer> {
+function push(grant: RepositoryGrant, backendRequest: (gitdir: string) => BackendRequest, pushed?: () => Promise<void>): Promise<GitHttpAnswer> {
   return new Promise<GitHttpAnswer>((answer, refuse) => {
     let answered = false;
     const write = withRepositoryWrite(grant.container.kind, grant.container.id, async (_location, container) => {
@@ -201,6 +204,7 @@ function push(grant: RepositoryGrant, backendRequest: (gitdir: string) => Backen
           answer({ ...answerOf(response), body: endingWhen(body, write.then(noop, noop)) });
           await response.exited;
           await mirrorToReplicas(paths);
+          await pushed?.();
         } finally {
           await hooks.close();
         }

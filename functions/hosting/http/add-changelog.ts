@@ -9,6 +9,7 @@ import { withRepositoryWrite } from "../domain/write-path.js";
 import { projectParams } from "./schemas.js";
 import { changelogFailure, changelogRequest, releaseParams } from "./changelog-params.js";
 import { codeReader } from "./repository-access.js";
+import { recordContribution } from "../domain/contributions.js";
 
 /**
  * GitLab's "Add changelog data to a changelog file": the release section committed into `file`
@@ -40,6 +41,7 @@ export const endpoint = defineEndpoint(
     await withRepositoryWrite("project", project.id, (location) =>
       commitRelease(location!, { ...request, file: body.file ?? "CHANGELOG.md", message: body.message, author: { name: principal.user.name, email: principal.user.email } }),
     ).catch(changelogFailure);
+    await recordContribution(principal.user.id, project.id);
     // Grape answers the route's value, `status(200)`, as its JSON.
     return c.json(200, 200);
   },

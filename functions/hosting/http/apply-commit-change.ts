@@ -14,6 +14,7 @@ import { readRepository } from "../domain/read-path.js";
 import { withRepositoryWrite, type RepositoryLocation } from "../domain/write-path.js";
 import { commitView } from "./ref-views.js";
 import { branchWriter } from "./protected-writes.js";
+import { recordContribution } from "../domain/contributions.js";
 
 export async function applyCommitChange(
   c: Context,
@@ -35,5 +36,6 @@ export async function applyCommitChange(
     throw err;
   });
   if (!made) return c.json({ dry_run: "success" }, 200);
+  await recordContribution(principal.user.id, project.id);
   return commitView(c, project, made);
 }

@@ -9,6 +9,7 @@ import { branchView } from "./ref-views.js";
 import { checkRefChange } from "./protected-writes.js";
 import { projectWriter } from "./repository-access.js";
 import { projectParams } from "./schemas.js";
+import { recordContribution } from "../domain/contributions.js";
 
 /**
  * GitLab's "Create repository branch" (Developer+): `branch` from `ref` (a branch, tag or commit),
@@ -40,6 +41,7 @@ export const endpoint = defineEndpoint(
       const guard = () => checkRefChange(project, level, principal, { ref: `refs/heads/${body.branch}`, new: body.ref });
       return createBranch(storage, relativePath, { name: body.branch, ref: body.ref, defaultBranch: project.defaultBranch, guard });
     });
+    await recordContribution(principal.user.id, project.id);
     return branchView(c, project, actor, branch, rules);
   },
 );

@@ -8,6 +8,7 @@ import { commitDiffHasLine } from "../domain/git/index.js";
 import { readRepository } from "../domain/read-path.js";
 import { commitParams } from "./commit-schemas.js";
 import { commitNoteView, commitOfProject } from "./commit-note-views.js";
+import { recordContribution } from "../domain/contributions.js";
 
 /** GitLab's note length limit. */
 const MAX_NOTE = 1_000_000;
@@ -50,6 +51,7 @@ export const endpoint = defineEndpoint(
       line: placed ? position!.line : null,
       lineType: placed ? position!.lineType : null,
     });
+    await recordContribution(principal.user.id, project.id);
     return commitNoteView(c, { note, author: principal.user });
   },
 );

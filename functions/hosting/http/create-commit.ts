@@ -8,6 +8,7 @@ import { withRepositoryWrite } from "../domain/write-path.js";
 import { fullPathOf } from "../domain/projects.js";
 import { projectParams } from "./schemas.js";
 import { branchWriter } from "./protected-writes.js";
+import { recordContribution } from "../domain/contributions.js";
 
 const action = z.object({
   action: z.enum(["create", "update", "delete", "move", "chmod"]),
@@ -52,6 +53,7 @@ export const endpoint = defineEndpoint(
         actions: body.actions,
       }),
     );
+    await recordContribution(principal.user.id, project.id);
     // `status` is the commit's pipeline status in GitLab: there is no CI here, so never one.
     return { ...commit, status: null, web_url: `${baseUrl(c)}/${fullPathOf(project)}/-/commit/${commit.id}` };
   },

@@ -8,6 +8,7 @@ import { tagView } from "./ref-views.js";
 import { checkRefChange } from "./protected-writes.js";
 import { projectWriter } from "./repository-access.js";
 import { projectParams } from "./schemas.js";
+import { recordContribution } from "../domain/contributions.js";
 
 /**
  * GitLab's "Create a new tag" (Developer+): lightweight, or annotated with `message` (the caller is
@@ -39,6 +40,7 @@ export const endpoint = defineEndpoint(
         guard,
       }),
     );
+    await recordContribution(principal.user.id, project.id);
     return tagView(c, project, tag, protectedRules(project));
   },
 );

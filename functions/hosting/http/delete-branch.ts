@@ -7,6 +7,7 @@ import { withRepositoryWrite } from "../domain/write-path.js";
 import { branchParams } from "./ref-views.js";
 import { checkRefChange } from "./protected-writes.js";
 import { projectWriter } from "./repository-access.js";
+import { recordContribution } from "../domain/contributions.js";
 
 /**
  * GitLab's "Delete repository branch" (Developer+): `404 Branch Not Found` first, as GitLab looks the
@@ -23,6 +24,7 @@ export const endpoint = defineEndpoint({ summary: "Delete a repository branch", 
     deleteBranch(location!.storage, location!.relativePath, { name: params.branch, defaultBranch: project.defaultBranch, guard }),
   );
   if (!deleted) throw notFound("Branch");
+  await recordContribution(principal.user.id, project.id);
   return c.body(null, 204);
 });
 export const handler = lambda(endpoint);

@@ -8,6 +8,7 @@ import { withRepositoryWrite } from "../domain/write-path.js";
 import { tagParams } from "./ref-views.js";
 import { checkRefChange } from "./protected-writes.js";
 import { projectWriter } from "./repository-access.js";
+import { recordContribution } from "../domain/contributions.js";
 
 /**
  * GitLab's "Delete a tag" (Developer+): `404 Tag Not Found` first; a protected tag only by a
@@ -23,6 +24,7 @@ export const endpoint = defineEndpoint({ summary: "Delete a repository tag", acc
   const guard = () => checkRefChange(project, level, principal, { ref: `refs/tags/${params.tag_name}`, old: found.target });
   const deleted = await withRepositoryWrite("project", project.id, (location) => deleteTag(location!.storage, location!.relativePath, params.tag_name, guard));
   if (!deleted) throw notFound("Tag");
+  await recordContribution(principal.user.id, project.id);
   return c.body(null, 204);
 });
 export const handler = lambda(endpoint);

@@ -13,6 +13,7 @@ import { headerText } from "../../platform/http/header-names.js";
 import { commitActions, type CommitAction, type FileAtRef } from "../domain/git/index.js";
 import { withRepositoryWrite } from "../domain/write-path.js";
 import { branchWriter } from "./protected-writes.js";
+import { recordContribution } from "../domain/contributions.js";
 
 /** `file_path` arrives URL-encoded (`lib%2Fclass%2Erb`); the router hands it over decoded. */
 export const fileParams = z.object({ id: idOrPath(), file_path: z.string().check(z.minLength(1), z.maxLength(4096)) });
@@ -123,5 +124,6 @@ export async function commitOneFile(
           : "You are attempting to update a file that has changed since you started editing it.",
     }),
   );
+  await recordContribution(principal.user.id, project.id);
   return { file_path: filePath, branch: body.branch };
 }

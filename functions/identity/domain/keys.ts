@@ -8,6 +8,8 @@
  * | e-mail claim    | EMAIL#<email lower>    | EMAIL       |                        |            |
  * | token           | PAT#<sha256 of token>  | PAT         | USER#<id>#PATS         | <id pad>   |
  * |   (gsi2)        |                        |             | gsi2pk PATS            | gsi2sk <id pad> (all tokens, and one by id) |
+ * | user status     | USER#<id>              | STATUS      |                        |            |
+ * | user preferences| USER#<id>              | PREFERENCES |                        |            |
  * | app settings    | SETTINGS               | APPLICATION |                        |            |
  * | API throttle    | THROTTLE#<user>#<period>#<window> | COUNT | (`throttle.ts`; expires by TTL) | |
  */
@@ -22,3 +24,6 @@ export const tokenKey = (hash: string) => ({ pk: `PAT#${hash}`, sk: "PAT" });
 export const tokensOfUserIndex = (userId: number, id: number) => ({ gsi1pk: `USER#${userId}#PATS`, gsi1sk: pad(id) });
 export const allTokensIndex = (id: number) => ({ gsi2pk: "PATS", gsi2sk: pad(id) });
 export const settingsKey = { pk: "SETTINGS", sk: "APPLICATION" };
+/** A user's status (GitLab's `UserStatus`) and preferences, items of their own beside the user's. */
+export const userStatusKey = (userId: number) => ({ pk: `USER#${userId}`, sk: "STATUS" });
+export const userPreferencesKey = (userId: number) => ({ pk: `USER#${userId}`, sk: "PREFERENCES" });

@@ -1,7 +1,9 @@
 /**
  * Personal access tokens. Only the SHA-256 of a token is stored; the plain token is shown once, at
  * creation. Scopes follow GitLab: `api` (everything), `read_api` (reads), `read_user` (the user
- * endpoints), `read_repository`/`write_repository` (Git over HTTP, not the REST API), `sudo`.
+ * endpoints), `read_repository`/`write_repository` (Git over HTTP, not the REST API), `sudo`,
+ * `self_rotate` (rotating the token itself) and `k8s_proxy` (the agent for Kubernetes, which is not
+ * part of this service: such a token opens nothing here).
  */
 import { createHash, randomBytes } from "node:crypto";
 import { getItem, isConditionFailure, nextId, pad, putItem, queryPage, updateItem, GSI1, GSI2 } from "../../platform/db/table.js";
@@ -9,8 +11,11 @@ import { allTokensIndex, tokenKey, tokensOfUserIndex } from "./keys.js";
 import { forgetCachedToken } from "./principal-cache.js";
 import { isOutOfSpace } from "../../platform/out-of-space.js";
 
+/** The scopes of the first administrator's token (`bootstrap.ts`). */
 export const SCOPES = ["api", "read_api", "read_user", "read_repository", "write_repository", "sudo"] as const;
-export type Scope = (typeof SCOPES)[number];
+/** Every scope a token may be created with: also `self_rotate` and `k8s_proxy`. */
+export const TOKEN_SCOPES = ["api", "read_api", "read_user", "read_repository", "write_repository", "sudo", "self_rotate", "k8s_proxy"] as const;
+export type Scope = (typeof TOKEN_SCOPES)[number];
 
 export interface TokenRecord {
   id: number;
@@ -28,6 +33,9 @@ export interface TokenRecord {
   impersonation?: boolean;
   /** What the token is for, as its creator wrote it (GitLab 16.x+). */
   description?: string | null;
+  /** Rotation (GitLab's token family): the token this one replaced, and the one that replaced it. */
+  previousTokenId?: number;
+  nextTokenId?: number;
 }
 
 export const hashToken = (token: string) => createHash("sha256").update(token, "utf8").digest("hex");
@@ -89,7 +97,8 @@ export const LAST_USED_THROTTLE_MS = 10 * 60 * 1000;
 
 /**
  * Records a use of the token unless one was recorded within the throttle window: one conditional
- * write at most per window, however many requests (and processes) use the token meanwhile.
+ * write at most per window, however many requests (and processes) use the token meanwhile. The
+ * newest `lastUsedAt` of a user's tokens is the user's last activity (`user-activity.ts`).
  */
 export async function recordTokenUse(record: TokenRecord, now = new Date()): Promise<void> {
   const since = new Date(now.getTime() - LAST_USED_THROTTLE_MS).toISOString();

@@ -6,7 +6,7 @@
  */
 import { isConditionFailure, pad, queryAll, transact, updateItem, GSI1 } from "../../platform/db/table.js";
 import { ApiError, validationError } from "../../platform/http/errors.js";
-import { emailClaimKey, namespaceClaimKey, userKey } from "./keys.js";
+import { emailClaimKey, namespaceClaimKey, userKey, userPreferencesKey, userStatusKey } from "./keys.js";
 import { forgetCachedUser } from "./principal-cache.js";
 import { findUser, toUser, type ProfileField, type User, type UserState } from "./users.js";
 import { deleteAvatar } from "./avatars.js";
@@ -89,9 +89,9 @@ export async function updateUser(user: User, changes: UserChanges): Promise<User
 }
 
 /**
- * Removes the account itself: its record, its username and e-mail claims, its avatar, and revokes
- * every token it holds (revoked, not deleted, so the hashes cannot be issued again). What the user
- * owns in other contexts is handled by the caller first.
+ * Removes the account itself: its record, its username and e-mail claims, its avatar, status and
+ * preferences, and revokes every token it holds (revoked, not deleted, so the hashes cannot be
+ * issued again). What the user owns in other contexts is handled by the caller first.
  */
 export async function removeUserRecord(id: number): Promise<void> {
   const user = await findUser(id);
@@ -101,6 +101,8 @@ export async function removeUserRecord(id: number): Promise<void> {
   await deleteAvatar(id);
   await transact([
     { Delete: { Key: userKey(id) } },
+    { Delete: { Key: userStatusKey(id) } },
+    { Delete: { Key: userPreferencesKey(id) } },
     { Delete: { Key: namespaceClaimKey(user.username) } },
     { Delete: { Key: emailClaimKey(user.email) } },
   ]);
@@ -111,5 +113,6 @@ export async function removeUserRecord(id: number): Promise<void> {
 /** Records that the user has an uploaded avatar (its bytes are saved first, avatars.ts). */
 export async function setAvatar(user: User, filename: string): Promise<User> {
   await updateItem({ ...userKey(user.id), update: "SET avatar = :a", condition: "attribute_exists(pk)", values: { ":a": { filename } } });
+  forgetCachedUser(user.id);
   return { ...user, avatar: { filename } };
 }

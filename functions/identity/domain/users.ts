@@ -3,8 +3,8 @@ import { getItem, getItems, isConditionFailure, nextId, queryAll, queryPage, tra
 import { conflict, validationError } from "../../platform/http/errors.js";
 import { allUsersIndex, emailClaimKey, namespaceClaimKey, userKey } from "./keys.js";
 
-/** GitLab's states an administrator sets through the API (`ldap_blocked`, `deactivated`… have no source here). */
-export type UserState = "active" | "blocked" | "banned";
+/** GitLab's states an administrator sets through the API (`ldap_blocked`, `blocked_pending_approval`… have no source here). */
+export type UserState = "active" | "blocked" | "banned" | "deactivated";
 
 /** The free-text profile fields GitLab lets an administrator edit (`PUT /users/:id`), shown as given. */
 export const PROFILE_FIELDS = ["bio", "location", "website_url", "organization", "job_title", "pronouns", "skype", "linkedin", "twitter", "note"] as const;

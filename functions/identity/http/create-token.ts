@@ -4,17 +4,13 @@ import { lambda } from "../../platform/http/lambda.js";
 import { positiveInt } from "../../platform/http/params.js";
 import { notFound, validationError } from "../../platform/http/errors.js";
 import { findUser } from "../domain/users.js";
-import { issueToken, SCOPES, tokenView } from "../domain/tokens.js";
+import { issueToken, TOKEN_SCOPES, tokenView } from "../domain/tokens.js";
+import { expiryProblem } from "./token-expiry.js";
 
-/** GitLab's default maximum lifetime of a personal access token. */
-const MAX_LIFETIME_DAYS = 365;
-
-/** `expires_at` must be a day still ahead (a token stops working at the start of that day) and within the maximum lifetime. */
-function checkExpiry(expiresAt: string | undefined, now = new Date()): void {
-  if (expiresAt === undefined) return;
-  const day = (offset: number) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + offset)).toISOString().slice(0, 10);
-  if (expiresAt <= day(0)) throw validationError({ expires_at: ["must be in the future"] });
-  if (expiresAt > day(MAX_LIFETIME_DAYS)) throw validationError({ expires_at: [`must be before ${day(MAX_LIFETIME_DAYS + 1)}`] });
+/** `expires_at` must be a day still ahead and within the maximum lifetime (`token-expiry.ts`). */
+function checkExpiry(expiresAt: string | undefined): void {
+  const problem = expiryProblem(expiresAt);
+  if (problem) throw validationError({ expires_at: [problem] });
 }
 
 export const endpoint = defineEndpoint(
@@ -26,7 +22,7 @@ export const endpoint = defineEndpoint(
     params: z.object({ user_id: positiveInt() }),
     body: z.object({
       name: z.string().check(z.minLength(1), z.maxLength(255)),
-      scopes: z.union([z.array(z.enum(SCOPES)).check(z.minLength(1)), z.pipe(z.enum(SCOPES), z.transform((s) => [s]))]),
+      scopes: z.union([z.array(z.enum(TOKEN_SCOPES)).check(z.minLength(1)), z.pipe(z.enum(TOKEN_SCOPES), z.transform((s) => [s]))]),
       expires_at: z.optional(z.iso.date()),
       description: z.optional(z.string().check(z.maxLength(255))),
     }),

@@ -11,7 +11,7 @@ import { positiveInt } from "../../platform/http/params.js";
 import { queryAll, GSI1 } from "../../platform/db/table.js";
 import { tokensOfUserIndex } from "../domain/keys.js";
 import { findUser } from "../domain/users.js";
-import { isUsable, issueToken, revokeToken, SCOPES, tokenView, type TokenRecord } from "../domain/tokens.js";
+import { isUsable, issueToken, revokeToken, TOKEN_SCOPES, tokenView, type TokenRecord } from "../domain/tokens.js";
 import { userParams } from "./user-schemas.js";
 
 const tokenParams = z.object({ user_id: positiveInt(), impersonation_token_id: positiveInt() });
@@ -42,7 +42,7 @@ export const create = defineEndpoint(
     params: userParams,
     body: z.object({
       name: z.string().check(z.minLength(1), z.maxLength(255)),
-      scopes: z.union([z.array(z.enum(SCOPES)).check(z.minLength(1)), z.pipe(z.enum(SCOPES), z.transform((s) => [s]))]),
+      scopes: z.union([z.array(z.enum(TOKEN_SCOPES)).check(z.minLength(1)), z.pipe(z.enum(TOKEN_SCOPES), z.transform((s) => [s]))]),
       expires_at: z.optional(z.iso.date()),
       description: z.optional(z.string().check(z.maxLength(255))),
     }),

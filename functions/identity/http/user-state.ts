@@ -1,8 +1,8 @@
 /**
  * GitLab's account-state actions (`POST /users/:id/block|unblock|ban|unban`, admin only, 201) and
  * their answers, which python-gitlab relies on: `true` when the state changed; block of a blocked
- * user answers `null` and unblock of a user that is not blocked `false`; ban and unban from the
- * wrong state answer 403 with GitLab's message.
+ * user answers `null` and unblock of a user that is not blocked `false` (of a deactivated one 403);
+ * ban and unban from the wrong state answer 403 with GitLab's message.
  */
 import { defineEndpoint, type Endpoint } from "../../platform/http/endpoint.js";
 import { ApiError, notFound } from "../../platform/http/errors.js";
@@ -22,10 +22,13 @@ const refused = (verb: string, state: string) => new ApiError(403, { message: `Y
 
 export const block = stateAction("Block a user (admin)", async (user) => {
   if (user.state === "blocked") return null;
-  return (await changeState(user, ["active", "banned"], "blocked")) ? true : null;
+  return (await changeState(user, ["active", "banned", "deactivated"], "blocked")) ? true : null;
 });
 
-export const unblock = stateAction("Unblock a user (admin)", async (user) => !!(await changeState(user, ["blocked"], "active")));
+export const unblock = stateAction("Unblock a user (admin)", async (user) => {
+  if (user.state === "deactivated") throw new ApiError(403, { message: "403 Forbidden - Deactivated users cannot be unblocked by the API" });
+  return !!(await changeState(user, ["blocked"], "active"));
+});
 
 export const ban = stateAction("Ban a user (admin)", async (user) => {
   if (!(await changeState(user, ["active"], "banned"))) throw refused("ban", (await findUser(user.id))?.state ?? user.state);

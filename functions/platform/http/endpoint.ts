@@ -16,8 +16,9 @@ import { enforceApiThrottle } from "../../identity/domain/throttle.js";
  * - `read`: `api` or `read_api` scope (GET endpoints).
  * - `read_user`: like `read`, and `read_user` scope is enough (`/user`, `/users`).
  * - `write`: `api` scope.
+ * - `self_rotate`: `api` or `self_rotate` scope (a token rotating itself).
  */
-export type Access = "public" | "read" | "read_user" | "write";
+export type Access = "public" | "read" | "read_user" | "write" | "self_rotate";
 
 export interface EndpointSpec<P extends z.core.$ZodType, Q extends z.core.$ZodType, B extends z.core.$ZodType> {
   summary: string;
@@ -165,9 +166,9 @@ async function authorize(c: Context, access: Access, admin: boolean): Promise<Pr
   const scopes = principal.scopes;
   const allowed =
     scopes.includes("api") ||
-    (needs !== "write" && scopes.includes("read_api")) ||
-    (needs === "read_user" && scopes.includes("read_user"));
-  if (!allowed) throw insufficientScope(needs === "write" ? "api" : needs === "read_user" ? "api read_user" : "api read_api");
+    ((needs === "read" || needs === "read_user") && scopes.includes("read_api")) ||
+    (needs !== "read" && scopes.includes(needs as never));
+  if (!allowed) throw insufficientScope(needs === "write" ? "api" : `api ${needs === "read" ? "read_api" : needs}`);
   if (admin && !principal.user.admin) throw forbidden();
   return principal;
 }

@@ -4,6 +4,7 @@ import { defineEndpoint } from "../../platform/http/endpoint.js";
 import { lambda } from "../../platform/http/lambda.js";
 import { findToken, hashToken, isUsable } from "../../identity/domain/tokens.js";
 import { findUser } from "../../identity/domain/users.js";
+import { changeState } from "../../identity/domain/user-admin.js";
 import { createSession, sameSecret, SESSION_COOKIE } from "../../identity/domain/sessions.js";
 import { LOGIN_CSRF_COOKIE } from "./sign-in-page.js";
 import { setStrictCookie } from "./cookies.js";
@@ -32,7 +33,9 @@ export const endpoint = defineEndpoint(
     const back = (error: string) => c.redirect(`/users/sign_in?error=${encodeURIComponent(error)}&return_to=${encodeURIComponent(safeReturnTo(body.return_to))}`, 303);
     if (!sameSecret(body.authenticity_token, getCookie(c, LOGIN_CSRF_COOKIE))) return back("Your sign-in form expired. Please try again.");
     const token = await findToken(body.token.trim());
-    const user = token && isUsable(token) ? await findUser(token.userId) : undefined;
+    let user = token && isUsable(token) ? await findUser(token.userId) : undefined;
+    // A deactivated user is reactivated by signing in, as in GitLab.
+    if (user?.state === "deactivated") user = await changeState(user, ["deactivated"], "active");
     if (!token || !user || user.state !== "active") return back("Invalid token.");
     if (!token.scopes.includes("api") && !token.scopes.includes("read_api")) return back("The token needs the api or read_api scope.");
     const session = await createSession(hashToken(body.token.trim()), user.id);

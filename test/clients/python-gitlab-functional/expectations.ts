@@ -29,7 +29,6 @@ export const NOT_YET_PASSING: Record<string, string> = {
   "api/test_gitlab.py::test_hooks": "out of scope: system hooks (`/hooks`)",
   "api/test_gitlab.py::test_notification_settings": "out of scope: notification settings",
   "api/test_gitlab.py::test_search": "out of scope: global search (`/search`)",
-  "api/test_gitlab.py::test_user_activities": "out of scope: user activities (`/user/activities`)",
   "api/test_gitlab.py::test_events": "out of scope: events (`/events`)",
   "api/test_gitlab.py::test_features": "skipped by upstream itself (`@pytest.mark.skip`)",
   "api/test_gitlab.py::test_list_default_warning": TEMPLATES,

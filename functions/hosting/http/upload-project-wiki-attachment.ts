@@ -1,0 +1,5 @@
+import { lambda } from "../../platform/http/lambda.js";
+import { uploadWikiAttachment } from "./wiki-attachments.js";
+
+export const endpoint = uploadWikiAttachment("project");
+export const handler = lambda(endpoint);

@@ -1,0 +1,102 @@
+/**
+ * A user's status, preferences, last activities and association counts (GitLab's users.md).
+ */
+import { describe, it, expect } from "vitest";
+import { api, adminToken, newUser } from "../support/api.js";
+import { addMember, newGroup, newProject } from "../hosting/support.js";
+
+const EMPTY = { emoji: null, availability: null, message: null, message_html: null, clear_status_at: null };
+
+describe("user status", () => {
+  it("is empty until set; PUT sets it (default emoji, HTML-escaped message), and anyone reads it by id or username", async () => {
+    const u = await newUser();
+    expect(await api("GET", "/api/v4/user/status", { token: u.token })).toMatchObject({ status: 200, body: EMPTY });
+    const set = await api("PUT", "/api/v4/user/status", { token: u.token, body: { message: "Fish & <chips>", clear_status_after: "1_day" } });
+    expect(set.status, set.text).toBe(200);
+    expect(set.body).toMatchObject({ emoji: "speech_balloon", availability: "not_set", message: "Fish & <chips>", message_html: "Fish &amp; &lt;chips&gt;" });
+    const clears = Date.parse(set.body.clear_status_at) - Date.now();
+    expect(clears).toBeGreaterThan(23.9 * 3_600_000);
+    expect(clears).toBeLessThanOrEqual(24 * 3_600_000);
+    for (const who of [u.id, u.username]) expect((await api("GET", `/api/v4/users/${who}/status`)).body).toEqual(set.body);
+    expect(await api("GET", "/api/v4/users/no_such_user_here/status")).toMatchObject({ status: 404, body: { message: "404 User Not Found" } });
+  });
+
+  it("PUT clears what it is not given, PATCH keeps it; nothing left removes the status", async () => {
+    const u = await newUser();
+    await api("PUT", "/api/v4/user/status", { token: u.token, body: { emoji: "coffee", message: "I crave coffee", availability: "busy" } });
+    const patched = await api("PATCH", "/api/v4/user/status", { token: u.token, body: { message: "still" } });
+    expect(patched.body).toMatchObject({ emoji: "coffee", message: "still", availability: "busy", clear_status_at: null });
+    const put = await api("PUT", "/api/v4/user/status", { token: u.token, body: { emoji: "tea" } });
+    expect(put.body).toMatchObject({ emoji: "tea", message: null, availability: "not_set" });
+    expect((await api("PATCH", "/api/v4/user/status", { token: u.token, body: { emoji: null } })).body).toEqual(EMPTY);
+    expect((await api("GET", "/api/v4/user/status", { token: u.token })).body).toEqual(EMPTY);
+  });
+
+  it("refuses bad values and callers without a token", async () => {
+    const u = await newUser();
+    expect(await api("PUT", "/api/v4/user/status", { token: u.token, body: { message: "x".repeat(101) } })).toMatchObject({ status: 400 });
+    expect(await api("PUT", "/api/v4/user/status", { token: u.token, body: { availability: "away" } })).toMatchObject({ status: 400, body: { error: "availability does not have a valid value" } });
+    expect(await api("PUT", "/api/v4/user/status", { token: u.token, body: { clear_status_after: "2_days" } })).toMatchObject({ status: 400, body: { error: "clear_status_after does not have a valid value" } });
+    expect(await api("PUT", "/api/v4/user/status", { token: u.token, body: { emoji: "<script>" } })).toMatchObject({ status: 400 });
+    expect((await api("GET", "/api/v4/user/status")).status).toBe(401);
+    expect((await api("PUT", "/api/v4/user/status", { body: { message: "x" } })).status).toBe(401);
+  });
+});
+
+describe("user preferences", () => {
+  it("are GitLab's defaults until changed; PUT changes those given and needs one", async () => {
+    const u = await newUser();
+    const defaults = { id: u.id, user_id: u.id, view_diffs_file_by_file: false, show_whitespace_in_diffs: true, pass_user_identities_to_ci_jwt: false };
+    expect(await api("GET", "/api/v4/user/preferences", { token: u.token })).toMatchObject({ status: 200, body: defaults });
+    expect((await api("PUT", "/api/v4/user/preferences", { token: u.token, body: { view_diffs_file_by_file: true } })).body).toEqual({ ...defaults, view_diffs_file_by_file: true });
+    expect((await api("PUT", "/api/v4/user/preferences?show_whitespace_in_diffs=false", { token: u.token })).body).toEqual({ ...defaults, view_diffs_file_by_file: true, show_whitespace_in_diffs: false });
+    expect((await api("GET", "/api/v4/user/preferences", { token: u.token })).body).toEqual({ ...defaults, view_diffs_file_by_file: true, show_whitespace_in_diffs: false });
+    expect(await api("PUT", "/api/v4/user/preferences", { token: u.token, body: {} })).toMatchObject({
+      status: 400,
+      body: { error: "view_diffs_file_by_file, show_whitespace_in_diffs, pass_user_identities_to_ci_jwt are missing, at least one parameter must be provided" },
+    });
+    expect(await api("PUT", "/api/v4/user/preferences", { token: u.token, body: { view_diffs_file_by_file: "perhaps" } })).toMatchObject({ status: 400 });
+  });
+});
+
+describe("GET /user/activities", () => {
+  it("lists users by the day their tokens were last used, oldest first, from a day on", async () => {
+    const [active, idle, hidden] = await Promise.all([newUser(), newUser(), newUser()]);
+    await api("GET", "/api/v4/user", { token: active.token });
+    await api("PUT", `/api/v4/users/${hidden.id}`, { token: adminToken(), body: { private_profile: true } });
+    await api("GET", "/api/v4/user", { token: hidden.token });
+    const today = new Date().toISOString().slice(0, 10);
+    const res = await api("GET", "/api/v4/user/activities?per_page=100", { token: adminToken() });
+    expect(res.status).toBe(200);
+    const names = res.body.map((a: { username: string }) => a.username);
+    expect(res.body.find((a: { username: string }) => a.username === active.username)).toEqual({ username: active.username, last_activity_on: today, last_activity_at: today });
+    expect(names).not.toContain(idle.username);
+    expect(names).toContain(hidden.username);
+    const days = res.body.map((a: { last_activity_on: string }) => a.last_activity_on);
+    expect(days).toEqual([...days].sort());
+    // Others do not see private profiles.
+    const seenByUser = (await api("GET", "/api/v4/user/activities?per_page=100", { token: active.token })).body.map((a: { username: string }) => a.username);
+    expect(seenByUser).toContain(active.username);
+    expect(seenByUser).not.toContain(hidden.username);
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+    expect((await api("GET", `/api/v4/user/activities?from=${tomorrow}`, { token: adminToken() })).body).toEqual([]);
+    expect(await api("GET", "/api/v4/user/activities?from=yesterday", { token: adminToken() })).toMatchObject({ status: 400 });
+  });
+});
+
+describe("GET /users/:id/associations_count", () => {
+  it("counts the user's direct group and project memberships, for itself or an administrator", async () => {
+    const [u, other] = await Promise.all([newUser(), newUser()]);
+    const group = await newGroup(other.token);
+    const project = await newProject(other.token);
+    await addMember(other.token, "groups", group.id, u.id, 30);
+    await addMember(other.token, "projects", project.id, u.id, 30);
+    await newProject(u.token);
+    const expected = { groups_count: 1, projects_count: 2, issues_count: 0, merge_requests_count: 0 };
+    expect(await api("GET", `/api/v4/users/${u.id}/associations_count`, { token: u.token })).toMatchObject({ status: 200, body: expected });
+    expect((await api("GET", `/api/v4/users/${u.id}/associations_count`, { token: adminToken() })).body).toEqual(expected);
+    expect(await api("GET", `/api/v4/users/${u.id}/associations_count`, { token: other.token })).toMatchObject({ status: 403 });
+    expect(await api("GET", "/api/v4/users/999999999/associations_count", { token: adminToken() })).toMatchObject({ status: 404, body: { message: "404 User Not Found" } });
+    expect(await api("GET", "/api/v4/users/999999999/associations_count", { token: u.token })).toMatchObject({ status: 403 });
+  });
+});
