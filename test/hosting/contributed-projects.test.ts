@@ -30,7 +30,8 @@ describe("GET /users/:user_id/contributed_projects", () => {
     for (const p of [byCommit, byBranch, byComment, byPush, untouched]) await addMember(owner.token, "projects", p!.id, dev.id, 30);
     const commit = await api("POST", `/api/v4/projects/${byCommit!.id}/repository/commits`, {
       token: dev.token,
-      body: { branch: "main", commit_message: "add", actions: [{ action: "create", file_path: "a.txt", content: "a" }] },
+      // A branch of their own: a Developer may not push to the protected default branch.
+      body: { branch: "dev-work", start_branch: "main", commit_message: "add", actions: [{ action: "create", file_path: "a.txt", content: "a" }] },
     });
     expect(commit.status, commit.text).toBe(201);
     expect((await api("POST", `/api/v4/projects/${byBranch!.id}/repository/branches`, { token: dev.token, body: { branch: "feature", ref: "main" } })).status).toBe(201);
@@ -44,7 +45,7 @@ describe("GET /users/:user_id/contributed_projects", () => {
     writeFileSync(join(work, "b.txt"), "b");
     await run("git", ["add", "b.txt"], { cwd: work, env });
     await run("git", ["commit", "-q", "-m", "b"], { cwd: work, env });
-    await run("git", ["push", "-q", "origin", "main"], { cwd: work, env });
+    await run("git", ["push", "-q", "origin", "HEAD:dev-push"], { cwd: work, env });
 
     const res = await contributed(dev.id, dev.token);
     expect(res.status, res.text).toBe(200);

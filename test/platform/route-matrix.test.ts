@@ -144,8 +144,8 @@ describe.concurrent.each(apiRoutes)("$method $path", (route) => {
     }
     // An undeclared parameter is dropped (Grape's `declared(params)`): the answer is the one without
     // it. An administrator's reads, and anyone's request a stranger may make, compared.
-    // Revoking "self" ends the caller's token: each of its two requests gets a caller of its own.
-    const revokesSelf = route.method === "DELETE" && route.path.endsWith("/personal_access_tokens/self");
+    // Revoking or rotating "self" ends the caller's token: each of its two requests gets a caller of its own.
+    const revokesSelf = (route.method === "DELETE" && route.path.endsWith("/personal_access_tokens/self")) || (route.method === "POST" && route.path.endsWith("/personal_access_tokens/self/rotate"));
     const compared: Array<[() => Promise<User> | User, string]> = [[() => (revokesSelf ? newUser() : stranger), "stranger"]];
     if (route.method === "GET" || route.method === "HEAD") compared.push([() => admin, "administrator"]);
     for (const [caller, who] of compared) {
