@@ -5,7 +5,6 @@
 import * as z from "zod/mini";
 import { defineEndpoint } from "../../platform/http/endpoint.js";
 import { bool } from "../../platform/http/params.js";
-import { renderWikiContent } from "../../platform/markdown.js";
 import { getPage, type WikiOwnerKind } from "../domain/wikis.js";
 import { pageView, readableWiki, wikiPageParams } from "./wiki-common.js";
 
@@ -25,6 +24,9 @@ export const getWikiPage = (owner: WikiOwnerKind) =>
     async ({ principal, params, query }) => {
       const wiki = await readableWiki(owner, principal, params.id);
       const view = pageView(await getPage(wiki, params.slug, query.version?.toLowerCase()));
-      return query.render_html ? { ...view, content: renderWikiContent(view.format, view.content) } : view;
+      if (!query.render_html) return view;
+      // Loaded when a page is rendered: most reads are of the source, and a cold start need not pay for the renderer.
+      const { renderWikiContent } = await import("../../platform/markdown.js");
+      return { ...view, content: renderWikiContent(view.format, view.content) };
     },
   );

@@ -3,7 +3,6 @@ import { defineEndpoint } from "../../platform/http/endpoint.js";
 import { lambda } from "../../platform/http/lambda.js";
 import { bool } from "../../platform/http/params.js";
 import { visibleProject } from "../../hosting/domain/projects.js";
-import { renderMarkdown } from "../../platform/markdown.js";
 
 /**
  * GitLab's `POST /markdown`: `text` as sanitized HTML, `{"html": …}`, 201. Signed-in callers only
@@ -22,6 +21,8 @@ export const endpoint = defineEndpoint(
   },
   async ({ principal, body }) => {
     if (body.project !== undefined) await visibleProject(principal, body.project);
+    // Loaded once a request is accepted: a refused one, and the cold start, need not pay for the renderer.
+    const { renderMarkdown } = await import("../../platform/markdown.js");
     return { html: renderMarkdown(body.text) };
   },
 );
