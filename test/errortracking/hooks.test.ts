@@ -149,6 +149,19 @@ describe("error tracking hooks fire once per trigger", () => {
     }
   });
 
+  it("two consumers at once, each short of a threshold, cross it together once", async () => {
+    await h.addHook("/together", { error_tracking_events_threshold: 10, error_tracking_events_window: 3600 });
+    const hourStart = Math.floor(Date.now() / 3_600_000) * 3_600_000;
+    const base = Date.now() - hourStart >= 60_000 ? hourStart : hourStart - 3_600_000;
+    const events = Array.from({ length: 16 }, (_, i) => message(project.id, exceptionEvent({ type: "Together", value: "two consumers", fn: "together", timestamp: (base + i * 1000) / 1000 })));
+    // Neither batch alone reaches 10; whichever commits second finds the count moved and crosses it.
+    const outcomes = await Promise.all([consumer(sqsEvent(events.slice(0, 8))), consumer(sqsEvent(events.slice(8)))]);
+    expect(outcomes.flatMap((o) => o.batchItemFailures)).toEqual([]);
+    const got = await h.deliveriesAt("/together", 2);
+    expect(got.map((r) => r.body.event_type).sort()).toEqual(["new_error", "threshold"]);
+    expect(got.find((r) => r.body.event_type === "threshold")!.body.trigger).toMatchObject({ threshold: 10, window_seconds: 3600 });
+  });
+
   it("retries after the receiver answers 500, with the same delivery id, until it takes it", async () => {
     const hook = await h.addHook("/flaky");
     h.receiver.failNext("/flaky", 2);

@@ -38,8 +38,10 @@
  * error (under `attribute_not_exists(pk)`) fires `new_error` on its first event; the first group
  * after a resolution removes `reopenWatch` (conditioned on it) and fires `regression`; a watched
  * counter read at c and advanced by n fires each threshold T with c ≤ T < c + n, on the event that
- * takes it past T, conditioned on the counter still being c. Each trigger is written on its event's
- * item, so a redelivered message enqueues its triggers again (their delivery ids are the same).
+ * takes it past T, conditioned on the counter still being c (when none is crossed, on the events
+ * crossing none from whatever the count is by then, so that adds commute). Each trigger is written
+ * on its event's item, so a redelivered message enqueues its triggers again (their delivery ids are
+ * the same).
  */
 import { getItems, transact, type TransactItem } from "../../platform/db/table.js";
 import { faultPoint } from "../../platform/fault-injection.js";
@@ -297,19 +299,31 @@ function planChunk(pid: number, errorId: number, chunk: GroupEvent[], state: Gro
     const values: Record<string, unknown> = { ":x": expireAtFor(c.received), ":n": c.n };
     let condition: string | undefined;
     if (c.window) {
-      // A watched window: fire each threshold the count passes, on the event that passes it, and
-      // hold the count to what was read so no other consumer's events take part of the crossing.
       const before = state.counters.get(id) ?? 0;
-      const ordered = [...c.events].sort(byTime);
-      for (const t of c.window.thresholds) {
-        if (t >= before && t < before + c.n) {
+      const crossed = c.window.thresholds.filter((t) => t >= before && t < before + c.n);
+      if (crossed.length) {
+        // Fire each threshold the count passes, on the event that passes it, and hold the count to
+        // what was read, so no other consumer's events take part of the crossing.
+        const ordered = [...c.events].sort(byTime);
+        for (const t of crossed) {
           const ev = ordered[t - before]!;
           fire(ev, { kind: "threshold", errorId, windowSeconds: c.window.seconds, windowStart: windowStartOf(ev.e.occurredAt, c.window.seconds), threshold: t });
         }
+        condition = before === 0 ? "attribute_not_exists(eventsCount) OR eventsCount = :zero" : "eventsCount = :c";
+        if (before === 0) values[":zero"] = 0;
+        else values[":c"] = before;
+      } else {
+        // Nothing crossed from what was read: hold only that these n events cross nothing from
+        // whatever the count is now (count c crosses T when T - n < c <= T), so the add commutes
+        // with a concurrent consumer's, as an unwatched counter's does.
+        const ranges = c.window.thresholds.map((t, i) => {
+          Object.assign(values, { [`:lo${i}`]: t - c.n + 1, [`:hi${i}`]: t });
+          return `eventsCount BETWEEN :lo${i} AND :hi${i}`;
+        });
+        // An absent count is 0, which crosses a threshold below n.
+        const absentCrosses = c.window.thresholds.some((t) => t < c.n);
+        condition = `${absentCrosses ? "attribute_exists(eventsCount) AND" : "attribute_not_exists(eventsCount) OR"} NOT (${ranges.join(" OR ")})`;
       }
-      condition = before === 0 ? "attribute_not_exists(eventsCount) OR eventsCount = :zero" : "eventsCount = :c";
-      if (before === 0) values[":zero"] = 0;
-      else values[":c"] = before;
       after.counters.set(id, before + c.n);
     }
     items.push({ Update: { Key: c.key, UpdateExpression: "SET expireAt = :x ADD eventsCount :n", ...(condition ? { ConditionExpression: condition } : {}), ExpressionAttributeValues: values } });
