@@ -13,10 +13,29 @@ export interface Row {
 
 export const tableRow = (r: Row) => `| ${r.benchmark} | ${r.value} | ${r.baseline} | ${r.baselineValue} | ${r.ratio.toFixed(2)}×${r.note ? ` (${r.note})` : ""} |`;
 
-/** `doc` with the text between its `<!-- bench:table:start -->` and `<!-- bench:table:end -->` lines replaced by `table`. */
-export function withTable(doc: string, table: string): string {
-  const start = "<!-- bench:table:start -->\n";
-  const end = "<!-- bench:table:end -->";
+/**
+ * The README's short form of `bench/RESULTS.md`'s table: per row its name, the measured value, the
+ * ratio to its same-run baseline and the target, if the row names one. The baselines and what the
+ * figures say are in docs/benchmarks.md.
+ */
+export function headlineTable(results: string): string {
+  const rows = results.slice(0, results.indexOf("\n\n")).split("\n").slice(2);
+  return [
+    "| benchmark | value | × baseline | target |",
+    "|---|---|---|---|",
+    ...rows.map((line) => {
+      const [benchmark = "", value = "", , , ratioCell = ""] = line.slice(2, -2).split(" | ");
+      const ratio = /^[\d.]+×/.exec(ratioCell)?.[0] ?? ratioCell;
+      const target = /(?:\(|; )target:? (.*?)(?:;|\)$)/.exec(ratioCell)?.[1] ?? /budget ([^:;)]*)/.exec(ratioCell)?.[1] ?? "";
+      return `| ${benchmark} | ${value} | ${ratio} | ${target} |`;
+    }),
+  ].join("\n") + "\n";
+}
+
+/** `doc` with the text between its `<!-- bench:<marker>:start -->` and `<!-- bench:<marker>:end -->` lines replaced by `table`. */
+export function withTable(doc: string, table: string, marker = "table"): string {
+  const start = `<!-- bench:${marker}:start -->\n`;
+  const end = `<!-- bench:${marker}:end -->`;
   const from = doc.indexOf(start);
   const to = doc.indexOf(end, from);
   if (from < 0 || to < 0) throw new Error(`no ${start.trim()} … ${end} in the document`);

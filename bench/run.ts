@@ -2,7 +2,8 @@
  * `npm run bench`: starts the embedded runtime on a temporary folder and measures each capability
  * against a baseline taken in the same run (a bare route on the same server, the raw stand-in, or
  * `cp -r`/`tar`), so the ratios hold on any machine. Prints a Markdown table and writes it to
- * `bench/RESULTS.md`, whose table it also writes into `docs/benchmarks.md` between its markers.
+ * `bench/RESULTS.md`, whose table it also writes into `docs/benchmarks.md` between its markers, and
+ * its short form into the README's.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -11,7 +12,7 @@ import { pathToFileURL } from "node:url";
 import { startRuntime, defaultLocalConfig } from "../local/runtime.js";
 import { load, stopLoadClient } from "./load.js";
 import { checkNodeVersion } from "../local/node-version.js";
-import { mergeSubset, tableRow, withTable, type Row } from "./results.js";
+import { headlineTable, mergeSubset, tableRow, withTable, type Row } from "./results.js";
 
 const fmt = (n: number, digits = 1) => n.toFixed(digits);
 
@@ -96,9 +97,11 @@ async function main() {
   const only = process.env.BENCH_ONLY;
   const written = only && existsSync(results) ? mergeSubset(readFileSync(results, "utf8"), rows, `${stamp.slice(0, -1)} (\`BENCH_ONLY=${only}\`).`, more) : `${table}\n\n${stamp}${more}\n`;
   writeFileSync(results, written);
-  // The documentation shows the same table (test/docs/figures.test.ts compares them).
+  // The documentation shows the same table, and the README its short form (test/docs/figures.test.ts compares them).
   const doc = resolve(import.meta.dirname, "../docs/benchmarks.md");
   writeFileSync(doc, withTable(readFileSync(doc, "utf8"), written.slice(0, written.indexOf("\n\n") + 1)));
+  const readme = resolve(import.meta.dirname, "../README.md");
+  writeFileSync(readme, withTable(readFileSync(readme, "utf8"), headlineTable(written), "headline"));
 }
 
 main().then(

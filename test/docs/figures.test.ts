@@ -1,6 +1,6 @@
 /**
  * Figures the code knows, as the documentation states them: the number of functions, every setting
- * and its default, the benchmark table `npm run bench` wrote, the python-gitlab expectations, the
+ * and its default, the benchmark table `npm run bench` wrote (and the README's short form of it), the python-gitlab expectations, the
  * storage-move CLI's usage. Each is read from the code (or its output) and compared with the text,
  * so a change to either that leaves the other behind fails here.
  */
@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { functionSpecs } from "../../local/isolated/bundle.js";
 import { USAGE } from "../../functions/moves/cli/commands.js";
+import { headlineTable } from "../../bench/results.js";
 import { FILES, NOT_YET_PASSING } from "../clients/python-gitlab-functional/expectations.js";
 import { codeBlocks, readDoc, root, section } from "./support.js";
 
@@ -136,6 +137,14 @@ describe("the benchmark table", () => {
     const table = results.slice(0, results.indexOf("\n\n") + 1);
     expect(between.trim().split("\n").length).toBeGreaterThan(10);
     expect(between).toBe(table);
+  });
+
+  it("in the README is the short form of the same table", () => {
+    const readme = readDoc("README.md");
+    const between = readme.slice(readme.indexOf("<!-- bench:headline:start -->\n") + "<!-- bench:headline:start -->\n".length, readme.indexOf("<!-- bench:headline:end -->"));
+    const results = readFileSync(join(root, "bench/RESULTS.md"), "utf8");
+    expect(between).toContain("| Error storm: ");
+    expect(between).toBe(headlineTable(results));
   });
 });
 
