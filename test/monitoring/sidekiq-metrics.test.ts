@@ -13,6 +13,7 @@ import { defaultLocalConfig, startRuntime, type Runtime } from "../../local/runt
 import { putItem, updateItem, deleteItem } from "../../functions/platform/db/table.js";
 import { pendingGroupDeletionKey } from "../../functions/hosting/domain/keys.js";
 import { requestAt } from "../support/api.js";
+import { QUEUE_BATCHING } from "../../functions/route-spec.js";
 
 let runtime: Runtime;
 let dataDir: string;
@@ -46,6 +47,9 @@ describe("the Sidekiq metrics API", () => {
       expect(Object.keys(p).sort()).toEqual(["busy", "concurrency", "hostname", "labels", "pid", "queues", "started_at", "tag"]);
       expect(p).toMatchObject({ busy: 0, tag: "forgeline", pid: null, started_at: null, labels: [expect.any(String)], queues: [expect.any(String)], concurrency: expect.any(Number) });
     }
+    // `busy` counts in-flight messages, so `concurrency` is every message the consumers hold at once.
+    const ingest = QUEUE_BATCHING.IngestQueue;
+    expect(processes[0].concurrency).toBe(ingest.size * ingest.maximumConcurrency!);
     expect((await get("job_stats")).body).toEqual({ jobs: { processed: 0, failed: 0, enqueued: 0, dead: 0 } });
     const compound = await get("compound_metrics");
     expect(Object.keys(compound.body).sort()).toEqual(["jobs", "processes", "queues"]);

@@ -24,7 +24,7 @@ import { getItem, queryAll } from "../../platform/db/table.js";
 import { JOB_STATS_KEY } from "../../platform/job-stats.js";
 import { linked } from "../../platform/resources.js";
 import { PENDING_GROUP_DELETIONS } from "../../hosting/domain/keys.js";
-import { QUEUE_BATCHING } from "../../route-spec.js";
+import { QUEUE_BATCHING, type QueueBatching } from "../../route-spec.js";
 
 /** What `stacks/monitoring.ts` links (`BackgroundWork`): the queues' URLs and the state machine's ARN. */
 interface BackgroundWork {
@@ -125,14 +125,17 @@ export function processMetrics(s: BackgroundWorkState) {
     busy,
   });
   return [
-    // A consumer's concurrency: the messages it takes per invocation (its event source's batch size).
-    worker("ingest-consumer", "sqs", ["error_tracking_ingest"], QUEUE_BATCHING.IngestQueue.size, s.ingest.inFlight),
-    worker("hook-delivery", "sqs", ["web_hook"], QUEUE_BATCHING.HookQueue.size, s.hooks.inFlight),
+    // A consumer's concurrency: the messages it can hold at once, as `busy` counts them (its event
+    // source's batch size times its concurrent invocations, one where the source sets no cap, as the local runtime runs it).
+    worker("ingest-consumer", "sqs", ["error_tracking_ingest"], messagesAtOnce(QUEUE_BATCHING.IngestQueue), s.ingest.inFlight),
+    worker("hook-delivery", "sqs", ["web_hook"], messagesAtOnce(QUEUE_BATCHING.HookQueue), s.hooks.inFlight),
     // Step Functions runs every execution started, with no pool: its concurrency is what runs (at least 1).
     worker("storage-moves", "step-functions", ["default"], Math.max(1, s.runningMoves), s.runningMoves),
     worker("group-deletions", "cron", ["default"], 1, s.pendingGroupDeletions),
   ];
 }
+
+const messagesAtOnce = (q: QueueBatching) => q.size * (q.maximumConcurrency ?? 1);
 
 /** GitLab's `jobs`: totals, 0 when nothing ran. */
 export function jobStats(s: BackgroundWorkState) {
