@@ -33,11 +33,16 @@ const ALLOWED: Record<string, string[]> = {
   ),
 };
 
-/** An href or src: relative, or http(s) and mailto; anything else (javascript:, data:, vbscript:…) is dropped. */
+/**
+ * An href or src: relative, or http(s) and mailto; anything else (javascript:, data:, vbscript:…) is
+ * dropped. A URL has a scheme when a colon comes before its first `/`, `?` or `#`, whatever precedes
+ * the colon: js-xss decodes only numeric entities, so a named one (`java&Tab;script:`, which a
+ * browser reads as a tab that URL parsing removes) must not make a scheme look relative.
+ */
 function safeUrl(value: string): string | undefined {
   const plain = xss.friendlyAttrValue(value).replace(/[\u0000-\u0020\u007f-\u00a0]/g, "");
-  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(plain)?.[1]?.toLowerCase();
-  return scheme === undefined || scheme === "http" || scheme === "https" || scheme === "mailto" ? xss.escapeAttrValue(value.trim()) : undefined;
+  const hasScheme = /^[^/?#]*:/.test(plain);
+  return !hasScheme || /^(?:https?|mailto):/i.test(plain) ? xss.escapeAttrValue(value.trim()) : undefined;
 }
 
 const sanitizer = new xss.FilterXSS({
