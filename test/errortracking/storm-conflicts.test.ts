@@ -6,7 +6,7 @@
  */
 import { describe, expect, it, vi } from "vitest";
 
-const conflicts = vi.hoisted(() => ({ left: 0, seen: 0 }));
+const conflicts = vi.hoisted(() => ({ left: 0, seen: 0, code: "TransactionConflict" }));
 vi.mock("../../functions/platform/db/table.js", async (importOriginal) => {
   const real = await importOriginal<typeof import("../../functions/platform/db/table.js")>();
   return {
@@ -15,7 +15,7 @@ vi.mock("../../functions/platform/db/table.js", async (importOriginal) => {
       if (conflicts.left !== 0) {
         conflicts.left--;
         conflicts.seen++;
-        throw Object.assign(new Error("Transaction cancelled"), { name: "TransactionCanceledException", CancellationReasons: items.map((_, i) => ({ Code: i === 0 ? "TransactionConflict" : "None" })) });
+        throw Object.assign(new Error("Transaction cancelled"), { name: "TransactionCanceledException", CancellationReasons: items.map((_, i) => ({ Code: i === 0 ? conflicts.code : "None" })) });
       }
       return real.transact(items);
     },
@@ -48,5 +48,28 @@ describe("transaction conflicts on a storm's error", () => {
     // SQS brings them back; now they are counted, once.
     expect((await handler(sqsEvent(events))).batchItemFailures).toEqual([]);
     expect((await listErrors(owner.token, ui)).errors[0]).toMatchObject({ count: 5, user_count: 3 });
+  });
+
+  it("throttling is paused and retried like a conflict", async () => {
+    const { owner, project, ui } = await trackedProject();
+    Object.assign(conflicts, { left: 4, seen: 0, code: "ThrottlingError" });
+    const out = await handler(sqsEvent(storm(project.id, 6, "ThrottledError")));
+    conflicts.code = "TransactionConflict";
+    expect(out.batchItemFailures).toEqual([]);
+    expect(conflicts.seen).toBe(4);
+    expect((await listErrors(owner.token, ui)).errors[0]).toMatchObject({ count: 6, user_count: 3 });
+  });
+
+  it("a reason no retry cures fails the group's messages at once, without retrying", async () => {
+    const { owner, project, ui } = await trackedProject();
+    const events = storm(project.id, 4, "InvalidError");
+    const event = sqsEvent(events);
+    Object.assign(conflicts, { left: -1, seen: 0, code: "ValidationError" });
+    const out = await handler(event);
+    Object.assign(conflicts, { left: 0, code: "TransactionConflict" });
+    expect(conflicts.seen).toBe(1);
+    expect(out.batchItemFailures.map((f) => f.itemIdentifier).sort()).toEqual(event.Records.map((r) => r.messageId).sort());
+    expect((await handler(sqsEvent(events))).batchItemFailures).toEqual([]);
+    expect((await listErrors(owner.token, ui)).errors[0]).toMatchObject({ count: 4, user_count: 3 });
   });
 });

@@ -11,9 +11,9 @@ import { api } from "../support/api.js";
 import { exceptionEvent, expectHourlyCounts, listErrors, message, sqsEvent, trackedProject } from "./support.js";
 import { handler } from "../../functions/errortracking/workers/consumer.js";
 import { dynamo } from "../../functions/platform/aws.js";
-import { putItem, getItem } from "../../functions/platform/db/table.js";
+import { putItem, getItem, writeBatch } from "../../functions/platform/db/table.js";
 import { errorKey, expireAtFor, keyHash, userKey } from "../../functions/errortracking/domain/keys.js";
-import { tagKey } from "../../functions/errortracking/domain/tags.js";
+import { TAG_READ_LIMIT, tagKey } from "../../functions/errortracking/domain/tags.js";
 import { parseEvent } from "../../functions/errortracking/domain/event.js";
 import type { IngestMessage } from "../../functions/errortracking/domain/contracts.js";
 
@@ -125,5 +125,47 @@ describe("error storms", () => {
     expect(error).toMatchObject({ count: 5, user_count: 1 });
     const tags = (await api("GET", `/api/0/issues/${error!.id}/tags/?key=user`, { token: owner.token })).body;
     expect(tags[0].topValues).toEqual([expect.objectContaining({ value: "id:u0", count: 5, firstSeen: iso(T0), lastSeen: iso(T0 + 4 * 30_000) })]);
+  });
+
+  it("gives each tag value its own first and last seen when a group spans transactions cut out of time order", async () => {
+    const { owner, project, ui } = await trackedProject();
+    const at = (seconds: number, release: string) => message(project.id, { ...exceptionEvent({ type: "SpanError", value: "x", release, timestamp: (T0 + seconds * 1000) / 1000 }), tags: { shard: "s1" } });
+    // An earlier batch saw release b (without the shard) at T0.
+    expect(await batch([message(project.id, exceptionEvent({ type: "SpanError", value: "x", release: "b", timestamp: T0 / 1000 }))])).toEqual([]);
+    // This batch's transactions group events by their tag values: release a's 150 events, then
+    // release b's three, which are older than most of a's. The shard s1 is new with both.
+    const releaseA = Array.from({ length: 150 }, (_, i) => at(100 + i, "a"));
+    const releaseB = [at(50, "b"), at(51, "b"), at(52, "b")];
+    expect(await batch(shuffle([...releaseA, ...releaseB]))).toEqual([]);
+    const [error] = (await listErrors(owner.token, ui)).errors;
+    expect(error).toMatchObject({ count: 154, first_seen: iso(T0), last_seen: iso(T0 + 249_000) });
+    const tags = (await api("GET", `/api/0/issues/${error!.id}/tags/`, { token: owner.token })).body as Array<{ key: string; topValues: Array<{ value: string; count: number; firstSeen: string; lastSeen: string }> }>;
+    const value = (key: string, v: string) => tags.find((t) => t.key === key)?.topValues.find((x) => x.value === v);
+    expect(value("release", "a")).toMatchObject({ count: 150, firstSeen: iso(T0 + 100_000), lastSeen: iso(T0 + 249_000) });
+    expect(value("release", "b")).toMatchObject({ count: 4, firstSeen: iso(T0), lastSeen: iso(T0 + 52_000) });
+    expect(value("shard", "s1")).toMatchObject({ count: 153, firstSeen: iso(T0 + 50_000), lastSeen: iso(T0 + 249_000) });
+  });
+
+  it("counts a user tag the SDK set on an event without a user", async () => {
+    const { owner, project, ui } = await trackedProject();
+    const tagged = () => message(project.id, { ...exceptionEvent({ type: "TaggedUserError" }), tags: { user: "build-bot" } });
+    expect(await batch([tagged(), tagged()])).toEqual([]);
+    const [error] = (await listErrors(owner.token, ui)).errors;
+    expect(error).toMatchObject({ count: 2, user_count: 0 });
+    const tags = (await api("GET", `/api/0/issues/${error!.id}/tags/?key=user`, { token: owner.token })).body;
+    expect(tags[0].topValues).toEqual([expect.objectContaining({ value: "build-bot", count: 2 })]);
+  });
+
+  it("lists an error's tags when its values fill the read budget before the users are read", async () => {
+    const { owner, project, ui } = await trackedProject();
+    const [first] = storm(project.id, 1, 1, "ManyValuesError");
+    expect(await batch([first!])).toEqual([]);
+    const errorId = parseEvent(project.id, first!.payload, first!.receivedAt).errorId;
+    const expireAt = expireAtFor(new Date().toISOString());
+    await writeBatch(Array.from({ length: TAG_READ_LIMIT }, (_, i) => ({ put: { ...tagKey(project.id, errorId, "url", `/page/${i}`), tagKey: "url", tagValue: `/page/${i}`, eventsCount: 1, firstSeen: iso(T0), lastSeen: iso(T0), expireAt } })));
+    const [error] = (await listErrors(owner.token, ui)).errors;
+    const res = await api("GET", `/api/0/issues/${error!.id}/tags/`, { token: owner.token });
+    expect(res.status).toBe(200);
+    expect(res.body.find((t: { key: string }) => t.key === "url")).toBeDefined();
   });
 });

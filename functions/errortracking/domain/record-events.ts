@@ -28,11 +28,13 @@
  * A cancellation's reasons (one code per action, in order) say what to do: an event put that failed
  * is a duplicate (dropped, the rest retried), any other failed condition means the state moved (read
  * again, retried), a `TransactionConflict` is a concurrent transaction on the same items (jittered
- * backoff, retried without limit until the consumer's own deadline: a conflict never dead-letters).
+ * backoff, retried without limit until the consumer's own deadline: a conflict never dead-letters;
+ * throttling likewise), and any other reason fails the group's messages (`readCancellation`).
  *
  * First/last seen are max/min, which an update expression cannot compute: the bounds read give the
- * values to set, and the condition `lastSeen <= :t` (with t the oldest newest-time the group claims,
- * see `newestBound`) proves that no event newer than the group's was counted meanwhile.
+ * values to set, and the condition `lastSeen <= :newest` (the oldest newest-time the chunk claims,
+ * or the last seen the group's own earlier chunk wrote: `GroupState.claims`) proves that no event
+ * newer than the group's was counted meanwhile.
  *
  * Hook triggers (`../hooks/triggers.ts`) fall out of the state read: the group that creates its
  * error (under `attribute_not_exists(pk)`) fires `new_error` on its first event; the first group
@@ -72,7 +74,7 @@ export interface GroupEvent {
 }
 
 /** DynamoDB's limits on one TransactWriteItems: 100 actions, 4 MB in all (some room kept for expressions). */
-export const MAX_TRANSACTION_ACTIONS = 100;
+const MAX_TRANSACTION_ACTIONS = 100;
 const MAX_TRANSACTION_BYTES = 3_500_000;
 /** Hour and day windows are the graphs' own counters (the same fixed UTC windows). */
 const HOUR_SECONDS = 3600;
@@ -89,6 +91,14 @@ interface Bounds {
 /** What the group's writes assume, read in one round trip and kept up to date as chunks commit. */
 interface GroupState {
   error?: Bounds;
+  /**
+   * Once one of the group's own transactions has moved the error's last seen: the last seen it
+   * moved it from (what the group's tag values count as newest against; "" for an error the group
+   * created), and the last seen it wrote (which the later transactions' conditions accept as ours).
+   * Chunks are cut by tag values, not by time, so a later chunk's values may be older than an
+   * earlier chunk's newest event and still be the newest of their own.
+   */
+  claims?: { base: string; own: string };
   /** User hash → whether the error has counted the user. */
   users: Map<string, boolean>;
   /** Watched counter (`pk sk`) → its count. */
@@ -106,18 +116,37 @@ const userHash = (ev: GroupEvent) => (ev.e.user ? keyHash(ev.e.user) : undefined
  * counts the user too, so it is there whenever the event names a user), `TAG <key>=<value>` for the others.
  */
 function tagItems(ev: GroupEvent): Array<[string, string, string]> {
-  const items = ev.tags.filter(([key]) => key !== "user").map(([key, value]): [string, string, string] => [`TAG ${key}\u0000${value}`, key, value]);
+  // An event with a user counts its `user` tag on the user's marker; without one, an SDK's own
+  // `user` tag is an ordinary tag.
+  const items = ev.tags.filter(([key]) => key !== "user" || !ev.e.user).map(([key, value]): [string, string, string] => [`TAG ${key}\u0000${value}`, key, value]);
   if (ev.e.user) items.push([`USER ${userHash(ev)}`, "user", ev.tags.find(([key]) => key === "user")?.[1] ?? ev.e.user]);
   return items;
 }
 /**
  * The order chunks are cut in: events with the same tag values together, then by time. A chunk's
  * cost is its events plus its distinct values, so a storm's users (each seen a few times in a batch)
- * cost one write each per chunk rather than one per event.
+ * cost one write each per chunk rather than one per event. A value's times are therefore the whole
+ * group's (`valueTimes`), whichever chunk writes it.
  */
 const signature = (ev: GroupEvent) => ev.tags.map(([k, v]) => `${k}=${v}`).join("\u0000");
 type Pending = GroupEvent & { signature: string };
 const byValuesThenTime = (a: Pending, b: Pending) => (a.signature < b.signature ? -1 : a.signature > b.signature ? 1 : byTime(a, b));
+
+/** Per tag value (`tagItems`' item), the oldest and newest occurrence and the latest receipt among the group's events. */
+type ValueTimes = Map<string, { first: string; last: string; received: string }>;
+
+function valueTimesOf(events: GroupEvent[]): ValueTimes {
+  const times: ValueTimes = new Map();
+  for (const ev of events) {
+    const at = ev.e.occurredAt;
+    for (const [item] of tagItems(ev)) {
+      const t = times.get(item);
+      if (!t) times.set(item, { first: at, last: at, received: ev.receivedAt });
+      else Object.assign(t, { first: at < t.first ? at : t.first, last: at > t.last ? at : t.last, received: ev.receivedAt > t.received ? ev.receivedAt : t.received });
+    }
+  }
+  return times;
+}
 
 /** The counter an event adds to in a watched window of `seconds`. */
 function windowKey(pid: number, ev: GroupEvent, seconds: number): Key {
@@ -172,32 +201,31 @@ interface Plan {
 }
 
 /** The transaction that counts `chunk` (one error's events) on top of `state`. */
-function planChunk(pid: number, errorId: number, chunk: GroupEvent[], state: GroupState, watch: Watch): Plan {
+function planChunk(pid: number, errorId: number, chunk: GroupEvent[], state: GroupState, watch: Watch, valueTimes: ValueTimes): Plan {
   const ordered = [...chunk].sort(byTime);
   const first = ordered[0]!;
   const last = ordered[ordered.length - 1]!;
   const maxReceived = maxOf(chunk.map((ev) => ev.receivedAt));
   const triggers = new Map<string, Trigger[]>();
   const fire = (ev: GroupEvent, t: Trigger) => triggers.set(ev.msg.eventId, [...(triggers.get(ev.msg.eventId) ?? []), t]);
-  const after: GroupState = { error: state.error && { ...state.error }, users: new Map(state.users), counters: new Map(state.counters) };
+  const after: GroupState = { error: state.error && { ...state.error }, users: new Map(state.users), counters: new Map(state.counters), claims: state.claims };
 
-  // Tag values (users among them): their counts and times among the chunk's events.
+  // Tag values (users among them): their counts among the chunk's events, their times the group's.
   const tags = new Map<string, TagValueDelta & { user?: string }>();
   for (const ev of chunk) {
-    const at = ev.e.occurredAt;
     for (const [item, key, value] of tagItems(ev)) {
       const t = tags.get(item);
-      if (!t) tags.set(item, { key, value, n: 1, first: at, last: at, received: ev.receivedAt, user: item.startsWith("USER ") ? userHash(ev) : undefined });
-      else Object.assign(t, { n: t.n + 1, first: at < t.first ? at : t.first, last: at > t.last ? at : t.last, received: t.received > ev.receivedAt ? t.received : ev.receivedAt });
+      if (!t) tags.set(item, { key, value, n: 1, ...valueTimes.get(item)!, user: item.startsWith("USER ") ? userHash(ev) : undefined });
+      else t.n++;
     }
   }
   // A user new to the error is counted by the condition on its marker.
   const users = [...tags.values()].filter((t) => t.user);
   const newUsers = users.filter((t) => !state.users.get(t.user!)).length;
   // A value's last seen moves to its newest event here when that is newer than anything the error
-  // has counted; the error's condition then proves it (see `newestBound`).
+  // had counted before this group moved it; the error's condition then proves it (`:newest`).
   const known = state.error;
-  const isNewest = (t: string) => !known || t >= known.lastSeen;
+  const isNewest = (t: string) => !known || t >= (state.claims?.base ?? known.lastSeen);
 
   // Counters: hours and days (the graphs), watched windows of other lengths; ADD n each.
   const counters = new Map<string, { key: Key; n: number; received: string; events: GroupEvent[]; window?: Watch["windows"][number] }>();
@@ -243,12 +271,14 @@ function planChunk(pid: number, errorId: number, chunk: GroupEvent[], state: Gro
     conditions.push("attribute_not_exists(pk)");
     if (watch.detectNew) fire(first, { kind: "new_error", errorId });
     after.error = { firstSeen: first.e.occurredAt, lastSeen: last.e.occurredAt, lastReceived: maxReceived };
+    after.claims = { base: "", own: last.e.occurredAt };
   } else {
     conditions.push("attribute_exists(pk)");
     const moved = { ...known };
     if (last.e.occurredAt >= known.lastSeen) {
       latest();
       moved.lastSeen = last.e.occurredAt;
+      after.claims = { base: state.claims?.base ?? known.lastSeen, own: last.e.occurredAt };
     }
     if (maxReceived > known.lastReceived) {
       received();
@@ -272,11 +302,13 @@ function planChunk(pid: number, errorId: number, chunk: GroupEvent[], state: Gro
     after.error = moved;
   }
   // Whatever this chunk claims as newest (the error's latest fields, a tag value's last seen) must
-  // not be older than what a concurrent consumer counted since the read.
+  // not be older than what a concurrent consumer counted since the read: the error's last seen is
+  // at most the oldest claim, or still what this group's own transactions made it.
   const newestTimes = [...(known && last.e.occurredAt >= known.lastSeen ? [last.e.occurredAt] : []), ...[...tags.values()].filter((t) => known && isNewest(t.last)).map((t) => t.last)];
   if (known && newestTimes.length) {
-    conditions.push("lastSeen <= :newest");
+    conditions.push(state.claims ? "(lastSeen <= :newest OR lastSeen = :own)" : "lastSeen <= :newest");
     v[":newest"] = newestTimes.reduce((m, t) => (t < m ? t : m));
+    if (state.claims) v[":own"] = state.claims.own;
   }
   const update = `SET ${set.join(", ")}${remove} ADD eventsCount :n${newUsers ? ", userCount :u" : ""}`;
   if (newUsers) v[":u"] = newUsers;
@@ -374,6 +406,28 @@ function eventPut({ msg, e, receivedAt, payloadGz }: GroupEvent, triggers: Trigg
   };
 }
 
+/** Cancellation codes of the transient kind: the same transaction may pass after a pause. */
+const TRANSIENT = new Set(["TransactionConflict", "ThrottlingError", "ProvisionedThroughputExceeded", "RequestLimitExceeded"]);
+
+/**
+ * What a cancelled chunk's reasons (one code per action, in order) say: the events counted before
+ * (their puts failed their condition), whether the state moved (another condition failed), whether
+ * to pause (a conflict or throttling), and whether a reason is none of these, which no retry cures.
+ */
+export function readCancellation(codes: string[], eventAt: ReadonlyMap<number, string>) {
+  const duplicates = [...eventAt].filter(([at]) => codes[at] === "ConditionalCheckFailed").map(([, id]) => id);
+  const moved = codes.some((code, at) => code === "ConditionalCheckFailed" && !eventAt.has(at));
+  const backoff = codes.some((code) => TRANSIENT.has(code));
+  const unknown = codes.some((code) => code !== "None" && code !== "ConditionalCheckFailed" && !TRANSIENT.has(code)) || (!duplicates.length && !moved && !backoff);
+  return { duplicates, moved, backoff, unknown };
+}
+
+/** The state read again after a condition failed; the group's own claims on last seen stay while last seen is still what it wrote. */
+async function reread(pid: number, errorId: number, pending: GroupEvent[], watch: Watch, before: GroupState): Promise<GroupState> {
+  const state = await readState(pid, errorId, pending, watch);
+  return before.claims && state.error?.lastSeen === before.claims.own ? { ...state, claims: before.claims } : state;
+}
+
 /**
  * Records `events` (one error's, distinct event ids) and says, per event id, whether it was counted
  * here or had been before. Throws only for what a retry of the messages may cure (DynamoDB
@@ -383,6 +437,7 @@ function eventPut({ msg, e, receivedAt, payloadGz }: GroupEvent, triggers: Trigg
 export async function recordErrorEvents(pid: number, errorId: number, events: GroupEvent[], watch: Watch, deadline: number): Promise<Map<string, Recorded>> {
   const out = new Map<string, Recorded>();
   let pending: Pending[] = events.map((ev) => ({ ...ev, signature: signature(ev) })).sort(byValuesThenTime);
+  const valueTimes = valueTimesOf(events);
   let state: GroupState | undefined;
   // Every cancelled attempt but a conflict drops a duplicate or reads a moved state; this bounds the
   // rare case of a state that keeps moving under the group.
@@ -390,21 +445,23 @@ export async function recordErrorEvents(pid: number, errorId: number, events: Gr
   for (let conflicts = 0; pending.length > 0; ) {
     state ??= await readState(pid, errorId, pending, watch);
     const chunk = chunkOf(pid, pending, watch);
-    const plan = planChunk(pid, errorId, chunk, state, watch);
+    const plan = planChunk(pid, errorId, chunk, state, watch, valueTimes);
     try {
       await transact(plan.items);
     } catch (err) {
       const codes = cancellationCodes(err);
       if (!codes) throw err;
-      const duplicates = [...plan.eventAt].filter(([at]) => codes[at] === "ConditionalCheckFailed").map(([, id]) => id);
-      for (const id of duplicates) out.set(id, { result: "duplicate", triggers: [] });
-      pending = pending.filter((ev) => !duplicates.includes(ev.msg.eventId));
-      const conflict = codes.includes("TransactionConflict");
-      const moved = codes.some((code, at) => code === "ConditionalCheckFailed" && !plan.eventAt.has(at));
-      if (conflict || moved) state = undefined;
-      if (Date.now() > deadline) throw new Error(`error ${errorId}: ${pending.length} events not recorded before the deadline (${conflict ? "conflicts" : "state moving"})`);
-      if (conflict) await sleep(Math.random() * Math.min(250, 5 * 2 ** Math.min(++conflicts, 6)));
-      else if (moved && ++moves > 50 + events.length) throw new Error(`error ${errorId}: its state kept moving under ${moves} attempts`);
+      const verdict = readCancellation(codes, plan.eventAt);
+      // A reason no retry here cures (a validation error, an item collection full): the messages fail, and SQS retries them.
+      if (verdict.unknown) throw err;
+      for (const id of verdict.duplicates) out.set(id, { result: "duplicate", triggers: [] });
+      pending = pending.filter((ev) => !verdict.duplicates.includes(ev.msg.eventId));
+      // A conflict or throttling changed nothing this group assumed (every assumption is a
+      // condition, which fails when it did): the same state is tried again after a pause.
+      if (verdict.moved) state = await reread(pid, errorId, pending, watch, state);
+      if (Date.now() > deadline) throw new Error(`error ${errorId}: ${pending.length} events not recorded before the deadline (${verdict.backoff ? "conflicts" : "state moving"})`);
+      if (verdict.backoff) await sleep(Math.random() * Math.min(250, 5 * 2 ** Math.min(++conflicts, 6)));
+      else if (verdict.moved && ++moves > 50 + events.length) throw new Error(`error ${errorId}: its state kept moving under ${moves} attempts`);
       continue;
     }
     for (const ev of chunk) out.set(ev.msg.eventId, { result: "recorded", triggers: plan.triggers.get(ev.msg.eventId) ?? [] });

@@ -138,6 +138,8 @@ export const TAG_READ_LIMIT = 2000;
 export async function tagValuesOf(projectId: number, errorId: number): Promise<TagValueCount[]> {
   const merged = new Map<string, TagValueCount>();
   for (const prefix of [TAG_PREFIX, USER_PREFIX]) {
+    // The budget may be spent on the first prefix (DynamoDB refuses a Limit of 0).
+    if (merged.size >= TAG_READ_LIMIT) break;
     let startKey: Record<string, unknown> | undefined;
     do {
       const page = await docQuery({

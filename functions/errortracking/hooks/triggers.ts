@@ -20,7 +20,7 @@ export type Trigger =
 
 /** What the consumer must detect for a project's alerting hooks (nothing more: detection has a cost). */
 export interface Watch {
-  /** Detect that the event creates its error (one extra round trip per new error, none otherwise). */
+  /** Fire `new_error` on the event that creates its error (the group's state read says so; no extra read). */
   detectNew: boolean;
   /** Per window length, the thresholds whose crossing fires (count goes from N to N + 1). */
   windows: Array<{ seconds: number; thresholds: number[] }>;

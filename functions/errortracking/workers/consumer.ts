@@ -1,6 +1,6 @@
 /**
  * The SQS consumer of the ingest queue (`workers` kind `queue`; large batches with partial batch
- * responses, see `INGEST_BATCH` in `stacks/plan.ts`). The batch is recorded per error
+ * responses, see `QUEUE_BATCHING` in `functions/route-spec.ts`). The batch is recorded per error
  * (`../domain/process.ts`); each message that fails — poison, or a group DynamoDB could not take
  * before the deadline — is listed in `batchItemFailures` and retried alone by SQS until it lands in
  * the dead-letter queue. Redelivery is harmless: every write is idempotent by event id.
