@@ -1,7 +1,8 @@
 /** The single-table helpers against DynamoDB Local: batch reads and reserved id blocks. */
 import { describe, it, expect } from "vitest";
 import { randomBytes } from "node:crypto";
-import { getItems, nextId, nextIds, putItem, queryAll, writeBatch } from "../../functions/platform/db/table.js";
+import { getItems, nextId, nextIds, putItem, queryAll, queryPage, writeBatch } from "../../functions/platform/db/table.js";
+import { dynamo } from "../../functions/platform/aws.js";
 
 describe("getItems", () => {
   it("reads more than one batch (100 keys) in the order asked, with absent keys and repeats", async () => {
@@ -39,5 +40,25 @@ describe("writeBatch and queryAll", () => {
     expect(read).toEqual(items.map(({ sk, n }) => ({ sk, n })));
     await writeBatch(items.slice(0, 50).map(({ sk }) => ({ delete: { pk, sk } })));
     expect((await queryAll<{ n: number }>({ pk, consistent: true })).map((i) => i.n)).toEqual(Array.from({ length: 10 }, (_, i) => 50 + i));
+  });
+});
+
+describe("queryPage", () => {
+  it("finds a filtered item far into a range in a few Query calls, not a few items per call", async () => {
+    const pk = `TEST#filtered-${randomBytes(4).toString("hex")}`;
+    await writeBatch(Array.from({ length: 600 }, (_, i) => ({ put: { pk, sk: `ITEM#${String(i).padStart(3, "0")}`, n: i } })));
+    let queries = 0;
+    const name = `queryCounter${Math.random()}`;
+    dynamo().middlewareStack.add((next, context) => async (args) => {
+      if (context.commandName === "QueryCommand") queries++;
+      return next(args);
+    }, { step: "initialize", name });
+    try {
+      const page = await queryPage<{ n: number }>({ pk, filter: { expression: "n = :n", values: { ":n": 3 } }, offset: 0, limit: 1, consistent: true });
+      expect(page.items.map((i) => i.n)).toEqual([3]);
+    } finally {
+      dynamo().middlewareStack.remove(name);
+    }
+    expect(queries).toBeLessThanOrEqual(3);
   });
 });

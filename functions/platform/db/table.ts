@@ -182,7 +182,9 @@ async function* queryRange<T>(range: KeyRange, pageSize?: () => number): AsyncGe
 export async function queryPage<T = Item>(input: KeyRange & { offset: number; limit: number }): Promise<QueryPage<T>> {
   const want = input.offset + input.limit + 1;
   const collected: T[] = [];
-  for await (const batch of queryRange<T>(input, () => Math.min(want - collected.length + 1, 500))) {
+  // A filter drops items after the read, so a page sized to what is still wanted would walk a large
+  // range a few items per call: filtered ranges are read in pages of the largest size.
+  for await (const batch of queryRange<T>(input, () => (input.filter ? 500 : Math.min(want - collected.length + 1, 500)))) {
     collected.push(...batch);
     if (collected.length >= want) break;
   }
