@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startHookHarness, type HookHarness } from "./hooks/harness.js";
+import { findHook, updateHook } from "../../functions/errortracking/hooks/store.js";
 
 let h: HookHarness;
 
@@ -20,6 +21,19 @@ const test = (hookId: number) => h.call("POST", `${h.hooksPath}/${hookId}/test/e
 const events = async (hookId: number) => (await h.call("GET", `${h.hooksPath}/${hookId}/events`)).body as Array<{ id: number; url: string; request_headers: Record<string, string>; response_status: string; response_body: string }>;
 
 describe("custom headers", () => {
+  it("stay removed when an edit of the hook that began before the removal saves after it", async () => {
+    const hook = await h.addHook("/edited");
+    const path = `${h.hooksPath}/${hook.id}/custom_headers`;
+    expect((await h.call("PUT", `${path}/Authorization`, { value: "Bearer revoked" })).status).toBe(204);
+    // The edit has read the hook (with the header); the header is removed; then the edit saves.
+    const read = (await findHook(h.project.id, hook.id))!;
+    expect((await h.call("DELETE", `${path}/Authorization`)).status).toBe(204);
+    const saved = await updateHook(read, { name: "renamed", origin: h.base });
+    expect(saved.customHeaders).toEqual({});
+    const shown = (await h.call("GET", `${h.hooksPath}/${hook.id}`)).body;
+    expect(shown).toMatchObject({ name: "renamed", custom_headers: [] });
+  });
+
   it("are set and removed by key, shown by key only, sent with each delivery and masked in its log", async () => {
     const hook = await h.addHook("/headers");
     const path = `${h.hooksPath}/${hook.id}/custom_headers`;

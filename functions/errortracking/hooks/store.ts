@@ -12,7 +12,7 @@
  * (AES-256-GCM, the third-party tracker token's scheme), never hashed, and never returned; so are the
  * values of custom headers and URL variables (`hook-extras.ts`), of which only the names are shown.
  */
-import { deleteItem, getItem, nextId, pad, putItem, queryAll } from "../../platform/db/table.js";
+import { deleteItem, getItem, nextId, pad, putItem, queryAll, updateItem } from "../../platform/db/table.js";
 import { decryptSecret, encryptSecret } from "../thirdparty/secret.js";
 
 /** GitLab's event flags of a project hook, with their defaults (`push_events` is on by default). */
@@ -110,11 +110,25 @@ export async function findHook(projectId: number, hookId: number): Promise<HookR
   return getItem<HookRecord>(key.pk, key.sk);
 }
 
+/**
+ * Writes the hook's own attributes as `change` leaves them. Custom headers and URL variables are
+ * not among them: they have their own conditional writes (`hook-extras.ts`), so one removed while
+ * this edit was under way stays removed.
+ */
 export async function updateHook(existing: HookRecord, change: HookChange): Promise<HookRecord> {
-  const next = applyChange(existing, change);
-  await putItem({ ...hookKey(existing.projectId, existing.id), type: "ethook", ...next }, { expression: "attribute_exists(pk)" });
+  const { customHeaders, urlVariables, ...fields } = applyChange(existing, change);
+  // A hook read back from the table carries its key, which an update cannot set.
+  const entries = Object.entries(fields).filter(([name, value]) => value !== undefined && name !== "pk" && name !== "sk");
+  const key = hookKey(existing.projectId, existing.id);
+  const saved = await updateItem({
+    ...key,
+    update: `SET ${entries.map((_, i) => `#a${i} = :a${i}`).join(", ")}`,
+    condition: "attribute_exists(pk)",
+    names: Object.fromEntries(entries.map(([name], i) => [`#a${i}`, name])),
+    values: Object.fromEntries(entries.map(([, value], i) => [`:a${i}`, value])),
+  });
   forgetProjectHooks(existing.projectId);
-  return next;
+  return { ...fields, customHeaders: saved?.customHeaders as HookRecord["customHeaders"], urlVariables: saved?.urlVariables as HookRecord["urlVariables"] };
 }
 
 export async function deleteHook(hook: HookRecord): Promise<void> {
