@@ -17,7 +17,7 @@ import { eventKey } from "./keys.js";
 import { eventTags } from "./tags.js";
 import { recordErrorEvents, type GroupEvent, type RecordResult } from "./record-events.js";
 import { recordSession } from "./sessions.js";
-import { alertingHooks, type HookRecord } from "../hooks/store.js";
+import { alertingHooks } from "../hooks/store.js";
 import { watchOf, type Trigger } from "../hooks/triggers.js";
 import { enqueueDeliveries } from "../hooks/enqueue.js";
 import { getItems } from "../../platform/db/table.js";
@@ -133,13 +133,9 @@ async function recordGroup(group: Group, deadline: number): Promise<Map<string, 
     const duplicates = [...recorded].filter(([, r]) => r.result === "duplicate").map(([eventId]) => eventId);
     fired.push(...(await recordedTriggers(group.projectId, duplicates)));
     // Only enqueued here: delivery (and a slow or failing receiver) is the hook worker's business.
-    await enqueueAll(group.projectId, fired, hooks);
+    await enqueueDeliveries(group.projectId, fired, hooks);
   }
   return new Map([...recorded].map(([eventId, r]) => [eventId, r.result]));
-}
-
-async function enqueueAll(projectId: number, fired: Array<{ eventId: string; triggers: Trigger[] }>, hooks: HookRecord[]): Promise<void> {
-  for (const { eventId, triggers } of fired) await enqueueDeliveries(projectId, eventId, triggers, hooks);
 }
 
 /** The triggers the first deliveries of these (duplicate) events wrote on their items. */

@@ -21,9 +21,10 @@ export interface DeliveryMessage {
   trigger: Trigger;
 }
 
-export async function enqueueDeliveries(projectId: number, eventId: string, triggers: readonly Trigger[], hooks: readonly HookRecord[]): Promise<void> {
-  const messages: DeliveryMessage[] = triggers.flatMap((trigger) =>
-    hooksFor(trigger, hooks).map((hook) => ({ deliveryId: deliveryId(hook.id, triggerKey(trigger, eventId)), projectId, hookId: hook.id, eventId, trigger })),
+/** The deliveries of every event's triggers, ten to a `SendMessageBatch`. */
+export async function enqueueDeliveries(projectId: number, fired: ReadonlyArray<{ eventId: string; triggers: readonly Trigger[] }>, hooks: readonly HookRecord[]): Promise<void> {
+  const messages: DeliveryMessage[] = fired.flatMap(({ eventId, triggers }) =>
+    triggers.flatMap((trigger) => hooksFor(trigger, hooks).map((hook) => ({ deliveryId: deliveryId(hook.id, triggerKey(trigger, eventId)), projectId, hookId: hook.id, eventId, trigger }))),
   );
   for (let i = 0; i < messages.length; i += 10) {
     const chunk = messages.slice(i, i + 10);
