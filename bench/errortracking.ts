@@ -21,7 +21,7 @@ import { GetQueueAttributesCommand, SendMessageBatchCommand } from "@aws-sdk/cli
 import type { AttributeValue } from "@aws-sdk/client-dynamodb";
 import { sqsClient } from "../functions/platform/aws-sqs.js";
 import { dynamo } from "../functions/platform/aws.js";
-import { getItem, putItem, transact } from "../functions/platform/db/table.js";
+import { getItems, putItem, transact } from "../functions/platform/db/table.js";
 import { saveSetting } from "../functions/errortracking/domain/settings.js";
 import { parseEvent } from "../functions/errortracking/domain/event.js";
 import { eventTags } from "../functions/errortracking/domain/tags.js";
@@ -81,9 +81,10 @@ async function queueEmpty(): Promise<boolean> {
   return a.ApproximateNumberOfMessages === "0" && a.ApproximateNumberOfMessagesNotVisible === "0";
 }
 
+/** The errors' counts, in BatchGetItems of 100 (a GetItem each would compete with the consumer being measured). */
 async function counted(projectId: number, errorIds: number[]): Promise<number> {
-  const counts = await mapConcurrently(errorIds, 16, async (id) => (await getItem<{ eventsCount?: number }>(errorKey(projectId, id).pk, "ERROR", false))?.eventsCount ?? 0);
-  return counts.reduce((sum, n) => sum + n, 0);
+  const items = await getItems<{ eventsCount?: number }>(errorIds.map((id) => errorKey(projectId, id)), false);
+  return items.reduce((sum, item) => sum + (item?.eventsCount ?? 0), 0);
 }
 
 /**
