@@ -47,12 +47,31 @@ export const ruleKey = (kind: ProtectedRule["kind"], name: string) => `${kind}:$
 /** A project's rules, as its item holds them. */
 export const protectedRules = (project: { protectedRefs?: ProtectedRefs }): ProtectedRule[] => Object.values(project.protectedRefs ?? {});
 
-/** GitLab's `RefMatcher`: the exact name, or `*` standing for any run of characters (slashes too). */
+/**
+ * GitLab's `RefMatcher`: the exact name, or `*` standing for any run of characters (slashes too).
+ * Matched by two pointers that back up only to the last `*` seen, never by a backtracking regex:
+ * a pattern such as `*a*a*a*a` against a long near-miss name costs time exponential in its stars
+ * there, and these patterns meet names on public reads and on every push.
+ */
 export function matchesRef(pattern: string, name: string): boolean {
-  if (pattern === name) return true;
-  if (!pattern.includes("*")) return false;
-  const quoted = pattern.split("*").map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&"));
-  return new RegExp(`^${quoted.join(".*")}$`, "s").test(name);
+  let p = 0;
+  let n = 0;
+  let star = -1;
+  let resume = 0;
+  while (n < name.length) {
+    if (pattern[p] === "*") {
+      star = p++;
+      resume = n;
+    } else if (p < pattern.length && pattern[p] === name[n]) {
+      p++;
+      n++;
+    } else if (star >= 0) {
+      p = star + 1;
+      n = ++resume;
+    } else return false;
+  }
+  while (pattern[p] === "*") p++;
+  return p === pattern.length;
 }
 
 export const rulesFor = (rules: ProtectedRule[], kind: ProtectedRule["kind"], name: string) => rules.filter((r) => r.kind === kind && matchesRef(r.name, name));
