@@ -80,15 +80,19 @@ export const rulesFor = (rules: ProtectedRule[], kind: ProtectedRule["kind"], na
 export const grants = (access: number | undefined, actor: Actor) => (access === 60 ? actor.admin : !!access && actor.level >= access);
 
 /**
- * `UserAccess#can_push_to_branch?` for a caller who may push to the project: an unprotected branch,
- * or one a matching rule lets the caller push to. In an empty repository (`isEmpty`, asked only
- * then) Maintainers create the first branch whatever the rule says, and Developers do when the
- * default branch's rule allows the initial push.
+ * The one "may push to this branch" rule, `UserAccess#can_push_to_branch?` for a caller who may push
+ * to the project, given the branch rules matching the branch (`rulesFor`): none, or one that lets
+ * the caller push. In an empty repository (`empty`) Maintainers create the first branch whatever
+ * the rule says, and Developers do when the default branch's rule allows the initial push.
  */
+export const pushAllowed = (matched: ProtectedRule[], actor: Actor, empty = false): boolean =>
+  matched.length === 0 || matched.some((r) => grants(r.push, actor)) || (empty && (actor.level >= 40 || matched.some((r) => r.initialPush)));
+
+/** `pushAllowed` for a branch of the project; `isEmpty` is asked only when the repository's emptiness decides. */
 export async function mayPushTo(rules: ProtectedRule[], branch: string, actor: Actor, isEmpty?: () => Promise<boolean>): Promise<boolean> {
   const matched = rulesFor(rules, "branch", branch);
-  if (matched.length === 0 || matched.some((r) => grants(r.push, actor))) return true;
-  return !!isEmpty && (actor.level >= 40 || matched.some((r) => r.initialPush)) && (await isEmpty());
+  if (pushAllowed(matched, actor)) return true;
+  return !!isEmpty && pushAllowed(matched, actor, true) && (await isEmpty());
 }
 
 /** One ref update as git reports it: a missing side is a creation or a deletion. */
@@ -116,8 +120,8 @@ export function refRefusal(rules: ProtectedRule[], change: RefChange, ctx: { act
     const matched = rulesFor(rules, "branch", name);
     if (matched.length === 0) return undefined;
     if (change.forced && !matched.some((r) => r.force)) return "You are not allowed to force push code to a protected branch on this project.";
-    const push = matched.some((r) => grants(r.push, actor));
-    if (ctx.empty) return push || actor.level >= 40 || matched.some((r) => r.initialPush) ? undefined : PUSH_PROTECTED;
+    const push = pushAllowed(matched, actor);
+    if (ctx.empty) return pushAllowed(matched, actor, true) ? undefined : PUSH_PROTECTED;
     if (deletion) {
       if (actor.level < 40) return "You are not allowed to delete protected branches from this project. Only a project maintainer or owner can delete a protected branch.";
       return web ? undefined : "You can only delete protected branches using the web interface.";
