@@ -74,7 +74,10 @@ export function projectIdentity(project: Project) {
     id: project.id,
     description: project.description,
     name: project.name,
-    name_with_namespace: nameWithNamespace(project),
+    // The namespace's own full name: the storage move functions' bundles have no room for
+    // `groupFullName`'s fallback, so a project item written before full names were kept shows its
+    // group's own name here.
+    name_with_namespace: `${project.namespace.fullName ?? project.namespace.name} / ${project.name}`,
     path: project.path,
     path_with_namespace: fullPathOf(project),
     created_at: project.createdAt,
