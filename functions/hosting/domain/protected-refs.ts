@@ -11,10 +11,8 @@
  * Small on purpose: the Git function and every API write imports it; the rules' administration is
  * `protected-ref-admin.ts`.
  */
-import { getItem, nextId } from "../../platform/db/table.js";
-import { FULL_PROTECTION, type BranchProtection } from "../../identity/domain/branch-protection.js";
-import { settingsKey } from "../../identity/domain/keys.js";
-import { containerKey } from "./keys.js";
+import { nextId } from "../../platform/db/table.js";
+import type { BranchProtection } from "../../identity/domain/branch-protection.js";
 
 export interface ProtectedRule {
   kind: "branch" | "tag";
@@ -158,14 +156,4 @@ export async function newProjectRules(branch: string, p: BranchProtection): Prom
   const rule: ProtectedRule = { kind: "branch", id: await nextId("protected_branches"), name: branch, push: p.push, merge: p.merge, unprotect: 40, force: p.force };
   if (p.initialPush) rule.initialPush = true;
   return { [ruleKey("branch", branch)]: rule };
-}
-
-/**
- * The default branch protection a new project in `ns` gets: its group's own setting, else the
- * instance's (`Namespace#default_branch_protection_settings`; a personal project, the instance's).
- */
-export async function defaultProtectionOf(ns: { kind: "user" | "group"; id: number }): Promise<BranchProtection> {
-  type Holder = { branchProtection?: BranchProtection } | undefined;
-  const group: Holder = ns.kind === "group" ? await getItem(containerKey("group", ns.id).pk, "GROUP") : undefined;
-  return group?.branchProtection ?? (await getItem<Holder>(settingsKey.pk, settingsKey.sk))?.branchProtection ?? FULL_PROTECTION;
 }
