@@ -21,8 +21,6 @@ import { groupHasChildren, groupSubtree } from "./group-listing.js";
 import { deleteProject, findProject } from "./projects.js";
 import { removeRepository } from "./git/index.js";
 
-export { PENDING_GROUP_DELETIONS, pendingGroupDeletionKey };
-
 type Subtree = Awaited<ReturnType<typeof groupSubtree>>;
 
 type RepositoryState = { readOnly?: boolean; storageMoveId?: unknown };
