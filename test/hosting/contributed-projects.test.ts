@@ -82,4 +82,28 @@ describe("GET /users/:user_id/contributed_projects", () => {
     expect(await contributed("nobody_at_all_here", dev.token)).toMatchObject({ status: 404, body: { message: "404 User Not Found" } });
     expect(await contributed(dev.id, dev.token, "?order_by=stars")).toMatchObject({ status: 400 });
   });
+
+  it("does not count a push the branch protection refused", async () => {
+    const [owner, dev] = await Promise.all([newUser(), newUser()]);
+    const project = await newProject(owner.token, { initialize_with_readme: true });
+    await addMember(owner.token, "projects", project.id, dev.id, 30);
+    const url = new URL((await api("GET", `/api/v4/projects/${project.id}`, { token: dev.token })).body.http_url_to_repo);
+    [url.username, url.password] = ["oauth2", dev.token];
+    const env = { PATH: process.env.PATH, HOME: home, GIT_TERMINAL_PROMPT: "0", GIT_CONFIG_NOSYSTEM: "1", GIT_AUTHOR_NAME: "Dev", GIT_AUTHOR_EMAIL: "dev@example.com", GIT_COMMITTER_NAME: "Dev", GIT_COMMITTER_EMAIL: "dev@example.com" };
+    const work = join(home, "refused");
+    await run("git", ["clone", "-q", url.toString(), work], { env });
+    writeFileSync(join(work, "c.txt"), "c");
+    await run("git", ["add", "c.txt"], { cwd: work, env });
+    await run("git", ["commit", "-q", "-m", "c"], { cwd: work, env });
+    // A Developer may not push to the protected default branch: the pre-receive check declines it.
+    const push = await run("git", ["push", "-q", "origin", "HEAD:main"], { cwd: work, env }).then(
+      () => "",
+      (err: { stderr?: string }) => err.stderr ?? "failed",
+    );
+    expect(push).toContain("You are not allowed to push code to protected branches on this project.");
+    expect((await contributed(dev.id, dev.token)).body).toEqual([]);
+    // The same commit on a branch of their own goes through, and counts.
+    await run("git", ["push", "-q", "origin", "HEAD:dev-own"], { cwd: work, env });
+    expect(idsOf((await contributed(dev.id, dev.token)).body)).toEqual([project.id]);
+  });
 });

@@ -11,7 +11,8 @@ import { existsSync } from "node:fs";
 import { api, newUser, unique } from "../support/api.js";
 import { repoPaths } from "../support/git.js";
 import { getItem, updateItem } from "../../functions/platform/db/table.js";
-import { deleteMarkedGroup, pendingGroupDeletionKey, runGroupDeletions, scheduleGroupDeletion } from "../../functions/hosting/domain/group-deletion.js";
+import { deleteMarkedGroup, runGroupDeletions, scheduleGroupDeletion } from "../../functions/hosting/domain/group-deletion.js";
+import { pendingGroupDeletionKey } from "../../functions/hosting/domain/keys.js";
 import { findGroup } from "../../functions/hosting/domain/groups.js";
 
 let owner: Awaited<ReturnType<typeof newUser>>;

@@ -7,6 +7,8 @@ import { describe, it, expect, beforeAll } from "vitest";
 import { adminToken, api, newUser, unique } from "../support/api.js";
 import { otherStorage, storageOf, waitForMove } from "../moves/support.js";
 import { baseUrl } from "../support/api.js";
+import { getItem, putItem } from "../../functions/platform/db/table.js";
+import { containerKey } from "../../functions/hosting/domain/keys.js";
 
 let owner: Awaited<ReturnType<typeof newUser>>;
 const as = (token: string) => ({ token });
@@ -91,5 +93,27 @@ describe("name_with_namespace", () => {
     const mine = await project("y", undefined, user.token);
     expect((await api("PUT", `/api/v4/users/${user.id}`, { ...as(adminToken()), body: { name: "Renamed Person" } })).status).toBe(200);
     expect(await nameOf(mine.id, user.token)).toBe("Renamed Person / y");
+  });
+
+  it("keeps the parent groups in a subgroup written before full names were kept, and in its projects", async () => {
+    const top = await group("Top Team");
+    const sub = await group("Sub Team", top.id);
+    const inTop = await project("one", top.id);
+    const inSub = await project("two", sub.id);
+    // As an older instance wrote them: no full name on the group items, nor on the projects' namespaces.
+    for (const id of [top.id, sub.id]) {
+      const { fullName: _g, ...old } = (await getItem<{ pk: string; sk: string; fullName?: string }>(containerKey("group", id).pk, containerKey("group", id).sk))!;
+      await putItem(old);
+    }
+    for (const id of [inTop.id, inSub.id]) {
+      const item = (await getItem<{ pk: string; sk: string; namespace: Record<string, unknown> }>(containerKey("project", id).pk, containerKey("project", id).sk))!;
+      const { fullName: _n, ...namespace } = item.namespace;
+      await putItem({ ...item, namespace });
+    }
+    const topPath = top.full_path;
+    expect((await api("GET", `/api/v4/groups/${top.id}`, as(owner.token))).body.full_name).toBe("Top Team");
+    expect((await api("GET", `/api/v4/groups/${sub.id}`, as(owner.token))).body.full_name).toBe(`${topPath} / Sub Team`);
+    expect(await nameOf(inTop.id)).toBe("Top Team / one");
+    expect(await nameOf(inSub.id)).toBe(`${topPath} / Sub Team / two`);
   });
 });

@@ -10,6 +10,7 @@ import { api, newUser, unique } from "../support/api.js";
 import { commitSubjects, git, repoPaths } from "../support/git.js";
 import { updateItem } from "../../functions/platform/db/table.js";
 import { newGroup, projectRoles, type User } from "./support.js";
+import { matchesRef } from "../../functions/hosting/domain/protected-refs.js";
 
 let owner: User;
 beforeAll(async () => {
@@ -319,5 +320,35 @@ describe("a branch in an empty project", () => {
     });
     const byMaintainer = await api("POST", `${repo(other.id)}/branches`, { token: roles.maintainer.token, body: { branch: "feature", ref: "main" } });
     expect(byMaintainer.status, byMaintainer.text).toBe(201);
+  });
+});
+
+describe("wildcard matching", () => {
+  it("matches GitLab's way: the exact name, or `*` for any run of characters, slashes too", () => {
+    expect(matchesRef("main", "main")).toBe(true);
+    expect(matchesRef("main", "main2")).toBe(false);
+    expect(matchesRef("release/*", "release/1.0")).toBe(true);
+    expect(matchesRef("release/*", "release/")).toBe(true);
+    expect(matchesRef("release/*", "release/a/b")).toBe(true);
+    expect(matchesRef("release/*", "releases/1.0")).toBe(false);
+    expect(matchesRef("*-stable", "1-stable")).toBe(true);
+    expect(matchesRef("*-stable", "feature/x-stable")).toBe(true);
+    expect(matchesRef("*-stable", "1-stable-2")).toBe(false);
+    expect(matchesRef("release/*-stable", "release/2-stable")).toBe(true);
+    expect(matchesRef("release/*-stable", "release/2-stable/x")).toBe(false);
+    expect(matchesRef("*", "any/thing")).toBe(true);
+    expect(matchesRef("a*b*c", "abxbyc")).toBe(true);
+    expect(matchesRef("a*b*c", "abxbycd")).toBe(false);
+    // Regular expression characters are themselves.
+    expect(matchesRef("v1.*", "v1.0")).toBe(true);
+    expect(matchesRef("v1.*", "v1x0")).toBe(false);
+    expect(matchesRef("(x)+*", "(x)+y")).toBe(true);
+  });
+
+  it("answers a many-starred pattern against a long near-miss name (a backtracking regex would run for hours)", () => {
+    const stars = "*a".repeat(8);
+    expect(matchesRef(stars, `${"a".repeat(2000)}b`)).toBe(false);
+    expect(matchesRef(`${stars}*`, `${"a".repeat(2000)}b`)).toBe(true);
+    expect(matchesRef(stars, "a".repeat(2000))).toBe(true);
   });
 });

@@ -10,6 +10,7 @@ import { replicate } from "./git/index.js";
 import { visibilityRank, type Visibility } from "./access.js";
 import { FORK_LINK_PREFIX, forkLinkKey } from "./keys.js";
 import type { Namespace } from "./namespaces.js";
+import type { Group } from "./groups.js";
 import { createProject, PathTakenError, visibleProjects, type Project } from "./projects.js";
 import { withRepositoryWrite } from "./write-path.js";
 
@@ -26,7 +27,7 @@ export async function forkProject(
   principal: Principal,
   source: Project,
   ns: Namespace,
-  input: { name?: string; path?: string; description?: string; visibility: Visibility },
+  input: { name?: string; path?: string; description?: string; visibility: Visibility; group?: Pick<Group, "branchProtection"> },
 ): Promise<Project> {
   try {
     return await withRepositoryWrite("project", source.id, (location) =>
@@ -37,6 +38,7 @@ export async function forkProject(
         visibility: input.visibility,
         defaultBranch: source.defaultBranch,
         features: source.features,
+        group: input.group,
         fork: {
           sourceId: source.id,
           copyInto: (storage, rel) => replicate({ storage: location!.storage, rel: location!.relativePath }, { storage, rel }, { kind: "project" }),

@@ -17,32 +17,11 @@ import { log } from "../../platform/log.js";
 import { readOnlyError, withRepositoryWrite } from "./write-path.js";
 import { containerKey, PENDING_GROUP_DELETIONS, pendingGroupDeletionKey } from "./keys.js";
 import { deleteGroup, findGroup, type Group } from "./groups.js";
-import { groupHasChildren } from "./group-listing.js";
+import { groupHasChildren, groupSubtree } from "./group-listing.js";
 import { deleteProject, findProject } from "./projects.js";
 import { removeRepository } from "./git/index.js";
 
-export { PENDING_GROUP_DELETIONS, pendingGroupDeletionKey };
-
-interface Subtree {
-  /** The group and its descendants, parents before children. */
-  groups: number[];
-  projects: number[];
-}
-
-const childIds = async (groupId: number, kind: "group" | "project") =>
-  (await queryAll<{ sk: string }>({ pk: `GROUP#${groupId}`, skPrefix: `CHILD#${kind}#` })).map((item) => Number(item.sk.split("#").pop()));
-
-async function subtreeOf(groupId: number): Promise<Subtree> {
-  const groups: number[] = [];
-  const projects: number[] = [];
-  for (let level = [groupId]; level.length > 0; ) {
-    groups.push(...level);
-    const [subgroups, own] = await Promise.all([Promise.all(level.map((g) => childIds(g, "group"))), Promise.all(level.map((g) => childIds(g, "project")))]);
-    projects.push(...own.flat());
-    level = subgroups.flat();
-  }
-  return { groups, projects };
-}
+type Subtree = Awaited<ReturnType<typeof groupSubtree>>;
 
 type RepositoryState = { readOnly?: boolean; storageMoveId?: unknown };
 const isMoving = (c: RepositoryState | undefined) => c !== undefined && (c.readOnly === true || c.storageMoveId !== undefined);
@@ -50,15 +29,12 @@ const isMoving = (c: RepositoryState | undefined) => c !== undefined && (c.readO
 /** Whether any repository of the subtree (projects, group wikis) is scheduled for or in a storage move. */
 async function anyMoving(tree: Subtree): Promise<boolean> {
   const keys = [...tree.projects.map((id) => containerKey("project", id)), ...tree.groups.map((id) => containerKey("group", id))];
-  for (let i = 0; i < keys.length; i += 100) {
-    if ((await getItems<RepositoryState>(keys.slice(i, i + 100))).some(isMoving)) return true;
-  }
-  return false;
+  return (await getItems<RepositoryState>(keys)).some(isMoving);
 }
 
 /** `DELETE /groups/:id` of a group with children: refuses during moves, else marks it (202). */
 export async function scheduleGroupDeletion(group: Group): Promise<void> {
-  if (await anyMoving(await subtreeOf(group.id))) throw readOnlyError();
+  if (await anyMoving(await groupSubtree(group.id))) throw readOnlyError();
   const markedAt = new Date().toISOString();
   await transact([
     {
@@ -115,7 +91,7 @@ export async function deleteEmptyGroupNow(group: Group): Promise<void> {
  */
 export async function deleteMarkedGroup(groupId: number, deadline = Number.POSITIVE_INFINITY): Promise<GroupDeletionRun> {
   const run: GroupDeletionRun = { deletedGroups: 0, deletedProjects: 0, pending: 0 };
-  const tree = await subtreeOf(groupId);
+  const tree = await groupSubtree(groupId);
   let waiting = 0;
   for (const projectId of tree.projects) {
     if (Date.now() < deadline && (await deleteUnlessMoving(() => findProject(projectId), deleteProject))) run.deletedProjects++;

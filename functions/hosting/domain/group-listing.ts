@@ -87,7 +87,25 @@ export async function visibleGroupsAmong(principal: Principal | undefined, ids: 
   return groups.filter(wanted).sort((a, b) => a.id - b.id);
 }
 
-const childGroupIds = async (groupId: number) => (await queryAll<{ sk: string }>({ pk: `GROUP#${groupId}`, skPrefix: "CHILD#group#" })).map((item) => childId(item.sk));
+const childIds = async (groupId: number, kind: "group" | "project") =>
+  (await queryAll<{ sk: string }>({ pk: `GROUP#${groupId}`, skPrefix: `CHILD#${kind}#` })).map((item) => childId(item.sk));
+const childGroupIds = (groupId: number) => childIds(groupId, "group");
+
+/**
+ * A group and every group below it (parents before children), and the ids of their projects: one
+ * Query per group and kind. Without `subgroups`, the group alone and its own projects.
+ */
+export async function groupSubtree(groupId: number, subgroups = true): Promise<{ groups: number[]; projects: number[] }> {
+  const groups: number[] = [];
+  const projects: number[] = [];
+  for (let level = [groupId]; level.length > 0; ) {
+    groups.push(...level);
+    const [own, below] = await Promise.all([Promise.all(level.map((g) => childIds(g, "project"))), subgroups ? Promise.all(level.map(childGroupIds)) : []]);
+    projects.push(...own.flat());
+    level = below.flat();
+  }
+  return { groups, projects };
+}
 
 /** Whether a group still holds projects or subgroups (checked before deletion). */
 export async function groupHasChildren(groupId: number): Promise<boolean> {

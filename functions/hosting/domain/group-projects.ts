@@ -7,27 +7,14 @@
  * the group and its subgroups without a level lookup; anyone else's access is worked out per project
  * only where visibility alone does not decide it.
  */
-import { getItems, queryAll } from "../../platform/db/table.js";
+import { getItems } from "../../platform/db/table.js";
 import type { Principal } from "../../identity/domain/auth.js";
 import { AccessLevel, canSee } from "./access.js";
 import { containerKey } from "./keys.js";
 import { levelOnProject, type Project } from "./projects.js";
 import { sharesWithGroup } from "./project-shares.js";
 import type { Group } from "./groups.js";
-
-const childIds = async (groupId: number, kind: "group" | "project") =>
-  (await queryAll<{ sk: string }>({ pk: `GROUP#${groupId}`, skPrefix: `CHILD#${kind}#` })).map((item) => Number(item.sk.split("#").pop()));
-
-/** The ids of the projects in the group and, with `subgroups`, in every group below it. */
-export async function projectIdsInGroup(groupId: number, subgroups: boolean): Promise<number[]> {
-  const ids: number[] = [];
-  for (let level = [groupId]; level.length > 0; ) {
-    const [own, below] = await Promise.all([Promise.all(level.map((g) => childIds(g, "project"))), subgroups ? Promise.all(level.map((g) => childIds(g, "group"))) : []]);
-    ids.push(...own.flat());
-    level = below.flat();
-  }
-  return ids;
-}
+import { groupSubtree } from "./group-listing.js";
 
 export interface GroupProjectFilters {
   subgroups: boolean;
@@ -43,14 +30,10 @@ export interface GroupProjectFilters {
  * group (administrators count as Owners): inherited membership reaches every project below it.
  */
 export async function groupProjects(principal: Principal | undefined, group: Group, groupLevel: number, f: GroupProjectFilters): Promise<Project[]> {
-  const [own, shares] = await Promise.all([projectIdsInGroup(group.id, f.subgroups), f.shared ? sharesWithGroup(group.id) : []]);
+  const [own, shares] = await Promise.all([groupSubtree(group.id, f.subgroups).then((tree) => tree.projects), f.shared ? sharesWithGroup(group.id) : []]);
   const ownIds = new Set(own);
   const ids = [...new Set([...own, ...shares.map((s) => s.projectId)])];
-  const projects: Project[] = [];
-  for (let i = 0; i < ids.length; i += 100) {
-    const batch = await getItems<Project>(ids.slice(i, i + 100).map((id) => containerKey("project", id)));
-    projects.push(...batch.filter((p): p is Project => !!p && f.keep(p)));
-  }
+  const projects = (await getItems<Project>(ids.map((id) => containerKey("project", id)))).filter((p): p is Project => !!p && f.keep(p));
   // `min_access_level` counts the caller's own memberships, as GitLab's authorized projects do.
   const asMember = principal?.user.admin ? { ...principal, user: { ...principal.user, admin: false } } : principal;
   const levels = await Promise.all(

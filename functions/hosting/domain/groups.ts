@@ -16,7 +16,7 @@ export interface Group extends SharedGroup {
   fullPath: string;
   /**
    * GitLab's `full_name`: the names of its ancestors and its own, `Parent / Child`. Absent on groups
-   * written before it was kept, until their next rename or transfer (`groupFullName` reads `name`).
+   * written before it was kept, until their next rename or transfer (`groupFullName` falls back).
    */
   fullName?: string;
   description: string;
@@ -39,8 +39,13 @@ export interface Group extends SharedGroup {
   branchProtection?: BranchProtection;
 }
 
-/** GitLab's `full_name`, a group namespace's human name (its projects' `name_with_namespace` starts with it). */
-export const groupFullName = (g: Pick<Group, "name" | "fullName">) => g.fullName ?? g.name;
+/**
+ * GitLab's `full_name`, a group namespace's human name (its projects' `name_with_namespace` starts
+ * with it). An item written before the full name was kept has only its own name: a subgroup's then
+ * starts with its ancestors' paths (what its item holds of them, `fullPath`), never without them. A
+ * user namespace (no `/` in its path) is its own name.
+ */
+export const groupFullName = (g: Pick<Group, "name" | "fullName" | "fullPath">) => g.fullName ?? [...g.fullPath.split("/").slice(0, -1), g.name].join(" / ");
 
 /** The settings a group is created with or changes (GitLab's names in `groupView`). */
 export type GroupSettings = Partial<Pick<Group, "requestAccessEnabled" | "shareWithGroupLock" | "branchProtection">>;

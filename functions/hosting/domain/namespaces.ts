@@ -82,15 +82,21 @@ export async function readableNamespace(principal: Principal, idOrPath: string):
  * username) or, when omitted, the caller's personal namespace. Creating in a group takes Developer+
  * (GitLab's default `project_creation_level`). A namespace the caller cannot use answers 404.
  */
-export async function targetNamespace(principal: Principal, namespaceId: string | number | undefined): Promise<Namespace> {
-  if (namespaceId === undefined || namespaceId === principal.user.username) return userNamespace(principal.user);
+export async function targetNamespace(principal: Principal, namespaceId: string | number | undefined): Promise<NamespaceTarget> {
+  if (namespaceId === undefined || namespaceId === principal.user.username) return { namespace: userNamespace(principal.user) };
   const found = await resolveNamespace(namespaceId);
   if (found?.kind === "group") {
     if ((await groupLevel(principal, found.group)) < AccessLevel.developer) throw notFound("Namespace");
-    return groupNamespace(found.group);
+    return { namespace: groupNamespace(found.group), group: found.group };
   }
-  if (found?.kind === "user" && (principal.user.admin || found.user.id === principal.user.id)) return userNamespace(found.user);
+  if (found?.kind === "user" && (principal.user.admin || found.user.id === principal.user.id)) return { namespace: userNamespace(found.user) };
   throw notFound("Namespace");
+}
+
+/** Where a new project goes: its namespace, and the group item read to find it (a group namespace), for its settings. */
+export interface NamespaceTarget {
+  namespace: Namespace;
+  group?: Group;
 }
 
 export function namespaceView(ns: Namespace, baseUrl: string) {

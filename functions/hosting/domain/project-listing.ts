@@ -166,12 +166,10 @@ async function openEntries(q: ProjectQuery, audience: "all" | "visible", publicO
 }
 
 /**
- * The projects a user reaches by membership (direct, through a group and its subgroups, or shared
- * with one of its groups), or, with `owned`, those it holds as Owner. A per-user set, read whole and
- * filtered after fetching.
+ * The ids of the projects a user reaches by membership at `minLevel` or above: direct, through a
+ * group and its subgroups, or shared with one of its groups.
  */
-async function ownEntries(userId: number, q: ProjectQuery): Promise<Entry[]> {
-  const minLevel = q.owned ? AccessLevel.owner : AccessLevel.guest;
+export async function memberProjectIds(userId: number, minLevel: number = AccessLevel.guest): Promise<number[]> {
   const [direct, throughGroups, shared] = await Promise.all([
     queryAll<MemberRecord & { gsi1sk: string }>({ index: GSI1, pk: `USER#${userId}#PROJECTS` }),
     projectIdsThroughGroups(userId, Number.MAX_SAFE_INTEGER, minLevel),
@@ -180,7 +178,16 @@ async function ownEntries(userId: number, q: ProjectQuery): Promise<Entry[]> {
   const ids = new Set(direct.filter((m) => activeLevel(m) >= minLevel).map((m) => Number(m.gsi1sk)));
   throughGroups.forEach((id) => ids.add(id));
   shared.forEach((level, id) => level >= minLevel && ids.add(id));
-  const projects = (await getItems<Project>([...ids].map((id) => containerKey("project", id)))).filter((p): p is Project => !!p);
+  return [...ids];
+}
+
+/**
+ * The projects a user reaches by membership (`memberProjectIds`), or, with `owned`, those it holds
+ * as Owner. A per-user set, read whole and filtered after fetching.
+ */
+async function ownEntries(userId: number, q: ProjectQuery): Promise<Entry[]> {
+  const ids = await memberProjectIds(userId, q.owned ? AccessLevel.owner : AccessLevel.guest);
+  const projects = (await getItems<Project>(ids.map((id) => containerKey("project", id)))).filter((p): p is Project => !!p);
   return projects.filter((p) => matches(p, q, false)).map((p) => ({ key: sortValue(p, q.orderBy), id: p.id, project: p }));
 }
 

@@ -1,15 +1,16 @@
 /** GitLab's Project entity as this service fills it. */
 import type { Principal } from "../../identity/domain/auth.js";
 import { namespaceView } from "./namespaces.js";
+import { groupFullName } from "./groups.js";
 import { fullPathOf, type Project } from "./projects.js";
 import { gitBaseUrl } from "./git-url.js";
 import { sharedWithGroupsView } from "./group-shares.js";
 
 /**
  * GitLab's `name_with_namespace`, in every view: the namespace's human name (a group's full name, a
- * user's name), then the project's. Projects in groups written before the full name was kept show the group's own name.
+ * user's name), then the project's. Projects written before the full name was kept fall back as `groupFullName` does.
  */
-const nameWithNamespace = (project: Project) => `${project.namespace.fullName ?? project.namespace.name} / ${project.name}`;
+const nameWithNamespace = (project: Project) => `${groupFullName(project.namespace)} / ${project.name}`;
 
 export function projectView(project: Project, baseUrl: string, opts: { admin: boolean }) {
   const fullPath = fullPathOf(project);
@@ -73,7 +74,10 @@ export function projectIdentity(project: Project) {
     id: project.id,
     description: project.description,
     name: project.name,
-    name_with_namespace: nameWithNamespace(project),
+    // The namespace's own full name: the storage move functions' bundles have no room for
+    // `groupFullName`'s fallback, so a project item written before full names were kept shows its
+    // group's own name here.
+    name_with_namespace: `${project.namespace.fullName ?? project.namespace.name} / ${project.name}`,
     path: project.path,
     path_with_namespace: fullPathOf(project),
     created_at: project.createdAt,

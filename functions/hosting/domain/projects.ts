@@ -2,15 +2,16 @@
 import { addToCount, deleteItem, getItem, getItems, isConditionFailure, nextId, queryAll, readCount, transact, type TransactItem } from "../../platform/db/table.js";
 import { ApiError, badRequest, notFound } from "../../platform/http/errors.js";
 import type { Principal } from "../../identity/domain/auth.js";
-import { pickStorage } from "../../identity/domain/settings.js";
+import { branchProtectionSetting, pickStorage } from "../../identity/domain/settings.js";
 import { AccessLevel, canSee, projectLevel, type SharedGroup, type Visibility } from "./access.js";
 import { grantInitialMembership } from "./members.js";
 import { removeAccessRequestsOf } from "./access-requests.js";
 import { removeSharesOfProject } from "./share-writes.js";
 import { allProjectsIndex, containerKey, FORK_LINK_PREFIX, forkLinkKey, groupChildKey, pathClaimKey, storageIndexKeys } from "./keys.js";
 import { deleteCommitNotesOf } from "./commit-notes.js";
-import { defaultProtectionOf, newProjectRules, type ProtectedRefs } from "./protected-refs.js";
+import { newProjectRules, type ProtectedRefs } from "./protected-refs.js";
 import type { Namespace } from "./namespaces.js";
+import type { Group } from "./groups.js";
 import { commitActions, hashedRelativePath, initRepository, removeRepository } from "./git/index.js";
 import { withRepositoryWrite } from "./write-path.js";
 import { measureSizes } from "./repository-size.js";
@@ -123,6 +124,8 @@ export async function createProject(
     requestAccessEnabled?: boolean;
     /** A configured storage an administrator chose; otherwise the weighted pick. */
     storage?: string;
+    /** The group item of a group namespace, as the caller read it: its default branch protection. */
+    group?: Pick<Group, "branchProtection">;
     /** A fork: the source, and how its repository is copied into the new location (instead of an empty one). */
     fork?: { sourceId: number; copyInto: (storage: string, relativePath: string) => Promise<void> };
   },
@@ -150,8 +153,9 @@ export async function createProject(
     relativePath: hashedRelativePath("project", id),
     readOnly: false,
     ...(input.fork ? { forkedFromId: input.fork.sourceId } : {}),
-    // Its default branch protected as its group or the instance says, from the start (GitLab: from its first push).
-    protectedRefs: await newProjectRules(input.defaultBranch ?? "main", await defaultProtectionOf(ns)),
+    // Its default branch protected as its group or the instance says, from the start (GitLab: from its
+    // first push): `Namespace#default_branch_protection_settings`, the group's own, else the instance's.
+    protectedRefs: await newProjectRules(input.defaultBranch ?? "main", input.group?.branchProtection ?? (await branchProtectionSetting())),
   };
   // The repository exists before the item that points at it, so no reader ever sees a dangling project.
   if (input.fork) await input.fork.copyInto(storage, project.relativePath);

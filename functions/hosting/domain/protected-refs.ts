@@ -11,10 +11,8 @@
  * Small on purpose: the Git function and every API write imports it; the rules' administration is
  * `protected-ref-admin.ts`.
  */
-import { getItem, nextId } from "../../platform/db/table.js";
-import { FULL_PROTECTION, type BranchProtection } from "../../identity/domain/branch-protection.js";
-import { settingsKey } from "../../identity/domain/keys.js";
-import { containerKey } from "./keys.js";
+import { nextId } from "../../platform/db/table.js";
+import type { BranchProtection } from "../../identity/domain/branch-protection.js";
 
 export interface ProtectedRule {
   kind: "branch" | "tag";
@@ -47,12 +45,31 @@ export const ruleKey = (kind: ProtectedRule["kind"], name: string) => `${kind}:$
 /** A project's rules, as its item holds them. */
 export const protectedRules = (project: { protectedRefs?: ProtectedRefs }): ProtectedRule[] => Object.values(project.protectedRefs ?? {});
 
-/** GitLab's `RefMatcher`: the exact name, or `*` standing for any run of characters (slashes too). */
+/**
+ * GitLab's `RefMatcher`: the exact name, or `*` standing for any run of characters (slashes too).
+ * Matched by two pointers that back up only to the last `*` seen, never by a backtracking regex:
+ * a pattern such as `*a*a*a*a` against a long near-miss name costs time exponential in its stars
+ * there, and these patterns meet names on public reads and on every push.
+ */
 export function matchesRef(pattern: string, name: string): boolean {
-  if (pattern === name) return true;
-  if (!pattern.includes("*")) return false;
-  const quoted = pattern.split("*").map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&"));
-  return new RegExp(`^${quoted.join(".*")}$`, "s").test(name);
+  let p = 0;
+  let n = 0;
+  let star = -1;
+  let resume = 0;
+  while (n < name.length) {
+    if (pattern[p] === "*") {
+      star = p++;
+      resume = n;
+    } else if (p < pattern.length && pattern[p] === name[n]) {
+      p++;
+      n++;
+    } else if (star >= 0) {
+      p = star + 1;
+      n = ++resume;
+    } else return false;
+  }
+  while (pattern[p] === "*") p++;
+  return p === pattern.length;
 }
 
 export const rulesFor = (rules: ProtectedRule[], kind: ProtectedRule["kind"], name: string) => rules.filter((r) => r.kind === kind && matchesRef(r.name, name));
@@ -61,15 +78,19 @@ export const rulesFor = (rules: ProtectedRule[], kind: ProtectedRule["kind"], na
 export const grants = (access: number | undefined, actor: Actor) => (access === 60 ? actor.admin : !!access && actor.level >= access);
 
 /**
- * `UserAccess#can_push_to_branch?` for a caller who may push to the project: an unprotected branch,
- * or one a matching rule lets the caller push to. In an empty repository (`isEmpty`, asked only
- * then) Maintainers create the first branch whatever the rule says, and Developers do when the
- * default branch's rule allows the initial push.
+ * The one "may push to this branch" rule, `UserAccess#can_push_to_branch?` for a caller who may push
+ * to the project, given the branch rules matching the branch (`rulesFor`): none, or one that lets
+ * the caller push. In an empty repository (`empty`) Maintainers create the first branch whatever
+ * the rule says, and Developers do when the default branch's rule allows the initial push.
  */
+export const pushAllowed = (matched: ProtectedRule[], actor: Actor, empty = false): boolean =>
+  matched.length === 0 || matched.some((r) => grants(r.push, actor)) || (empty && (actor.level >= 40 || matched.some((r) => r.initialPush)));
+
+/** `pushAllowed` for a branch of the project; `isEmpty` is asked only when the repository's emptiness decides. */
 export async function mayPushTo(rules: ProtectedRule[], branch: string, actor: Actor, isEmpty?: () => Promise<boolean>): Promise<boolean> {
   const matched = rulesFor(rules, "branch", branch);
-  if (matched.length === 0 || matched.some((r) => grants(r.push, actor))) return true;
-  return !!isEmpty && (actor.level >= 40 || matched.some((r) => r.initialPush)) && (await isEmpty());
+  if (pushAllowed(matched, actor)) return true;
+  return !!isEmpty && pushAllowed(matched, actor, true) && (await isEmpty());
 }
 
 /** One ref update as git reports it: a missing side is a creation or a deletion. */
@@ -97,8 +118,8 @@ export function refRefusal(rules: ProtectedRule[], change: RefChange, ctx: { act
     const matched = rulesFor(rules, "branch", name);
     if (matched.length === 0) return undefined;
     if (change.forced && !matched.some((r) => r.force)) return "You are not allowed to force push code to a protected branch on this project.";
-    const push = matched.some((r) => grants(r.push, actor));
-    if (ctx.empty) return push || actor.level >= 40 || matched.some((r) => r.initialPush) ? undefined : PUSH_PROTECTED;
+    const push = pushAllowed(matched, actor);
+    if (ctx.empty) return pushAllowed(matched, actor, true) ? undefined : PUSH_PROTECTED;
     if (deletion) {
       if (actor.level < 40) return "You are not allowed to delete protected branches from this project. Only a project maintainer or owner can delete a protected branch.";
       return web ? undefined : "You can only delete protected branches using the web interface.";
@@ -135,14 +156,4 @@ export async function newProjectRules(branch: string, p: BranchProtection): Prom
   const rule: ProtectedRule = { kind: "branch", id: await nextId("protected_branches"), name: branch, push: p.push, merge: p.merge, unprotect: 40, force: p.force };
   if (p.initialPush) rule.initialPush = true;
   return { [ruleKey("branch", branch)]: rule };
-}
-
-/**
- * The default branch protection a new project in `ns` gets: its group's own setting, else the
- * instance's (`Namespace#default_branch_protection_settings`; a personal project, the instance's).
- */
-export async function defaultProtectionOf(ns: { kind: "user" | "group"; id: number }): Promise<BranchProtection> {
-  type Holder = { branchProtection?: BranchProtection } | undefined;
-  const group: Holder = ns.kind === "group" ? await getItem(containerKey("group", ns.id).pk, "GROUP") : undefined;
-  return group?.branchProtection ?? (await getItem<Holder>(settingsKey.pk, settingsKey.sk))?.branchProtection ?? FULL_PROTECTION;
 }

@@ -14,7 +14,7 @@ import { storageNames } from "../../platform/config.js";
 import type { Principal } from "../../identity/domain/auth.js";
 import { AccessLevel, canSee, type Visibility } from "./access.js";
 import { containerKey, snippetsOfAuthorIndex, snippetsOfProjectIndex, storageIndexPk, visibleMarkerKey } from "./keys.js";
-import { listProjects } from "./project-listing.js";
+import { memberProjectIds } from "./project-listing.js";
 import { visibleProjects, type Project } from "./projects.js";
 import type { Snippet } from "./snippets.js";
 
@@ -88,13 +88,13 @@ export async function listAllSnippetsForUser(principal: Principal, range: Create
   const [own, visible, member] = await Promise.all([
     queryAll<Snippet>({ index: GSI1, pk: snippetsOfAuthorIndex(userId, 0).gsi1pk }),
     queryAll<VisibleEntry>({ pk: visibleMarkerKey("snippet", 0).pk }),
-    listProjects(principal, { orderBy: "id", ascending: false, membership: true }, 0, Number.MAX_SAFE_INTEGER),
+    memberProjectIds(userId),
   ]);
   // Candidates by id; each is checked on its item below (it may have changed since it was listed).
   const candidates = new Set<number>(own.filter((s) => inRange(s.createdAt, range)).map((s) => s.id));
   for (const e of visible) if (inRange(e.createdAt, range)) candidates.add(Number(e.sk));
   // The projects whose snippets may show: those of visible snippets, and the member projects.
-  const projectIds = new Set<number>([...member.projects.map((p) => p.id), ...visible.flatMap((e) => (e.projectId === undefined ? [] : [e.projectId]))]);
+  const projectIds = new Set<number>([...member, ...visible.flatMap((e) => (e.projectId === undefined ? [] : [e.projectId]))]);
   const readable = new Map<number, { project: Project; level: number }>();
   for (const found of await visibleProjects(principal, [...projectIds], (p) => p.features.snippets_access_level !== "disabled")) {
     if (found.project.features.snippets_access_level !== "private" || found.level >= AccessLevel.guest) readable.set(found.project.id, found);

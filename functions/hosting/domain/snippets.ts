@@ -75,10 +75,8 @@ const authorOf = (p: Principal) => ({ name: p.user.name, email: p.user.email });
  * A public or internal snippet's entry among `VISIBLE#snippet` (with what the instance-wide lists
  * filter on, `snippet-lists.ts`); a private one has none. Written with every change of visibility.
  */
-const visibleEntryWrite = (s: Snippet): TransactItem =>
-  s.visibility === "private"
-    ? { Delete: { Key: visibleMarkerKey("snippet", s.id) } }
-    : { Put: { Item: { ...visibleMarkerKey("snippet", s.id), visibility: s.visibility, createdAt: s.createdAt, ...(s.projectId !== undefined ? { projectId: s.projectId } : {}) } } };
+const visibleEntry = (s: Snippet) => ({ ...visibleMarkerKey("snippet", s.id), visibility: s.visibility, createdAt: s.createdAt, ...(s.projectId !== undefined ? { projectId: s.projectId } : {}) });
+const visibleEntryWrite = (s: Snippet): TransactItem => (s.visibility === "private" ? { Delete: { Key: visibleMarkerKey("snippet", s.id) } } : { Put: { Item: visibleEntry(s) } });
 
 export async function createSnippet(
   principal: Principal,
@@ -121,7 +119,7 @@ export async function createSnippet(
     await discard(snippet).catch((cleanup) => log.warn("snippet rollback failed", { snippetId: id, ...describeError(cleanup) }));
     throw err;
   }
-  if (snippet.visibility !== "private") await transact([visibleEntryWrite(snippet)]);
+  if (snippet.visibility !== "private") await putItem(visibleEntry(snippet));
   return snippet;
 }
 

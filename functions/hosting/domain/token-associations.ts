@@ -7,7 +7,7 @@
  */
 import { getItems, queryAll, GSI1 } from "../../platform/db/table.js";
 import { activeLevel, activeShares, groupChainLevel, type MemberRecord } from "./access.js";
-import { containerKey } from "./keys.js";
+import { containerKey, membershipsOfUserIndex } from "./keys.js";
 import { groupIdsReachedBy, projectIdsThroughGroups } from "./group-listing.js";
 import { projectLevelsThroughShares } from "./project-shares.js";
 import type { Group } from "./groups.js";
@@ -21,7 +21,7 @@ export interface Associations {
 export async function associationsOf(userId: number, minLevel: number): Promise<Associations> {
   const [groupIds, direct, throughGroups, shared] = await Promise.all([
     groupIdsReachedBy(userId),
-    queryAll<MemberRecord & { gsi1sk: string }>({ index: GSI1, pk: `USER#${userId}#PROJECTS` }),
+    queryAll<MemberRecord & { gsi1sk: string }>({ index: GSI1, pk: membershipsOfUserIndex("project", userId, 0).gsi1pk }),
     projectIdsThroughGroups(userId, Number.MAX_SAFE_INTEGER),
     projectLevelsThroughShares(userId),
   ]);

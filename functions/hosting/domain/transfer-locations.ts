@@ -7,32 +7,30 @@
  */
 import { getItems, queryAll, GSI1 } from "../../platform/db/table.js";
 import type { Principal } from "../../identity/domain/auth.js";
-import { AccessLevel, groupChainLevel } from "./access.js";
-import { containerKey } from "./keys.js";
+import { AccessLevel } from "./access.js";
+import { allGroupsIndex, containerKey } from "./keys.js";
 import { groupIdsReachedBy } from "./group-listing.js";
 import { groupSearchText, groupView, type Group } from "./groups.js";
 
 const byName = (a: Group, b: Group) => a.name.localeCompare(b.name) || a.id - b.id;
 const matching = (search: string | undefined) => (g: Group) => !search || groupSearchText(g).includes(search.toLowerCase());
 
-/** The groups among `ids` the user holds at `least` or above (its own memberships, inherited and shared). */
-async function heldAtLeast(userId: number, ids: number[], least: number): Promise<Group[]> {
-  const groups = (await getItems<Group>(ids.map((id) => containerKey("group", id)))).filter((g): g is Group => !!g);
-  const levels = await Promise.all(groups.map((g) => groupChainLevel([g.id, ...g.ancestorIds], userId)));
-  return groups.filter((_, i) => levels[i]! >= least);
+/** The groups with these ids that still exist. */
+async function groupsOf(ids: number[]): Promise<Group[]> {
+  return (await getItems<Group>(ids.map((id) => containerKey("group", id)))).filter((g): g is Group => !!g);
 }
 
 export async function groupTransferLocations(principal: Principal, group: Group, search?: string): Promise<Group[]> {
   const candidates = principal.user.admin
-    ? await queryAll<Group>({ index: GSI1, pk: "GROUPS" })
-    : await heldAtLeast(principal.user.id, await groupIdsReachedBy(principal.user.id, AccessLevel.owner), AccessLevel.owner);
+    ? await queryAll<Group>({ index: GSI1, pk: allGroupsIndex(0).gsi1pk })
+    : // Only groups the user holds as Owner or above, inherited and shared (`groupIdsReachedBy` filters on the level).
+      await groupsOf(await groupIdsReachedBy(principal.user.id, AccessLevel.owner));
   const excluded = (g: Group) => g.id === group.id || g.ancestorIds.includes(group.id) || g.id === group.parentId;
   return candidates.filter((g) => !excluded(g)).filter(matching(search)).sort(byName);
 }
 
 export async function projectTransferLocations(principal: Principal, currentGroupId: number | undefined, search?: string): Promise<Group[]> {
-  const ids = await groupIdsReachedBy(principal.user.id, AccessLevel.maintainer);
-  const groups = await heldAtLeast(principal.user.id, ids, AccessLevel.maintainer);
+  const groups = await groupsOf(await groupIdsReachedBy(principal.user.id, AccessLevel.maintainer));
   return groups.filter((g) => g.id !== currentGroupId).filter(matching(search)).sort(byName);
 }
 

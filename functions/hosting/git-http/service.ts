@@ -180,6 +180,10 @@ function pushRefusal(err: unknown): { status: number; reason: string; headers: R
 function push(grant: RepositoryGrant, backendRequest: (gitdir: string) => BackendRequest, pushed?: () => Promise<void>): Promise<GitHttpAnswer> {
   return new Promise<GitHttpAnswer>((answer, refuse) => {
     let answered = false;
+    // Git moved a ref (a ref transaction was prepared under the lease's fence; the pre-receive check,
+    // which comes first, declined nothing) and exited cleanly: only such a push is a contribution.
+    let moved = false;
+    let accepted = false;
     const write = withRepositoryWrite(grant.container.kind, grant.container.id, async (_location, container) => {
       const location = grant.locate(container);
       if (!location) throw new ApiError(404, { message: MESSAGES.notFound });
@@ -193,23 +197,30 @@ function push(grant: RepositoryGrant, backendRequest: (gitdir: string) => Backen
         // The rules as the lease read the project item: current when git asks, and no read of their own.
         const rules = protectedRules(container as { protectedRefs?: ProtectedRefs });
         const check = protection && ((changes: RefChange[]) => protectionRefusal(protection, rules, paths[0]!, changes));
-        const hooks = await fenceHooks(() => writer?.fence?.() ?? Promise.resolve(), check);
+        const fence = () => (writer?.fence?.() ?? Promise.resolve()).then(() => void (moved = true));
+        const hooks = await fenceHooks(fence, check);
         try {
           const response = await runBackend({ ...backendRequest(paths[0]!), hooksPath: hooks.hooksPath });
           answered = true;
           // The body ends once the whole write has: replicas in step, the lease released with the
-          // repository's new size recorded (`write`, assigned before this callback runs).
+          // repository's new size recorded, the contribution counted (`recorded`, assigned before this callback runs).
           // Should git still run out of space (a pack larger than the room left), the answer says so in our words too.
           const body = withStorageFullNotice(response.body, STORAGE_FULL_MESSAGE);
-          answer({ ...answerOf(response), body: endingWhen(body, write.then(noop, noop)) });
-          await response.exited;
+          answer({ ...answerOf(response), body: endingWhen(body, recorded) });
+          const exitCode = await response.exited;
           await mirrorToReplicas(paths);
-          await pushed?.();
+          accepted = moved && exitCode === 0;
         } finally {
           await hooks.close();
         }
       });
     });
+    // The contribution is recorded once the write has resolved, outside the mutex and the lease; the
+    // answer's body ends after it, so a client that sees its push complete finds it counted.
+    const recorded = write.then(
+      () => (accepted && pushed ? pushed().catch((err: unknown) => log.warn("push not counted", { ...grant.container, ...describeError(err) })) : undefined),
+      noop,
+    );
     write.catch((err: unknown) => {
       if (!answered) refuse(err);
       else log.error("push failed after git answered", { ...grant.container, ...describeError(err) });

@@ -1,9 +1,8 @@
 import * as z from "zod/mini";
 import { defineEndpoint } from "../../platform/http/endpoint.js";
 import { lambda } from "../../platform/http/lambda.js";
-import { ApiError } from "../../platform/http/errors.js";
 import { commitActions, createBranch, listBranches } from "../domain/git/index.js";
-import { mayPushTo, protectedRules } from "../domain/protected-refs.js";
+import { protectedRules } from "../domain/protected-refs.js";
 import { withRepositoryWrite } from "../domain/write-path.js";
 import { branchView } from "./ref-views.js";
 import { checkRefChange } from "./protected-writes.js";
@@ -34,7 +33,8 @@ export const endpoint = defineEndpoint(
     const branch = await withRepositoryWrite("project", project.id, async (location) => {
       const { storage, relativePath } = location!;
       if ((await listBranches(storage, relativePath)).length === 0) {
-        if (!(await mayPushTo(rules, project.defaultBranch, actor, async () => true))) throw new ApiError(400, { message: "You are not allowed to push code to protected branches on this project." });
+        // The README commit creates the default branch: the push check of an empty repository's first branch.
+        await checkRefChange(project, level, principal, { ref: `refs/heads/${project.defaultBranch}`, new: "README.md" }, true);
         const author = { name: principal.user.name, email: principal.user.email };
         await commitActions(storage, relativePath, { branch: project.defaultBranch, message: "Add README.md", author, actions: [{ action: "create", file_path: "README.md", content: "" }] });
       }

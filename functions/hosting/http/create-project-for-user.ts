@@ -29,8 +29,7 @@ export const endpoint = defineEndpoint(
     const user = await findUser(params.user_id);
     if (!user) throw notFound("User");
     const owner = { ...principal, user };
-    const ns = await targetNamespace(owner, body.namespace_id);
-    const project = await createFromBody(owner, ns, body, configuredStorage(body.repository_storage));
+    const project = await createFromBody(owner, await targetNamespace(owner, body.namespace_id), body, configuredStorage(body.repository_storage));
     return projectDetailView(principal, project, baseUrl(c));
   },
 );

@@ -17,8 +17,7 @@ export const endpoint = defineEndpoint(
   async ({ c, principal, body }) => {
     if (!body.name && !body.path) throw paramError("name, path are missing, at least one parameter must be provided");
     const storage = principal.user.admin ? configuredStorage(body.repository_storage) : undefined;
-    const ns = await targetNamespace(principal, body.namespace_id);
-    const project = await createFromBody(principal, ns, body, storage);
+    const project = await createFromBody(principal, await targetNamespace(principal, body.namespace_id), body, storage);
     return projectDetailView(principal, project, baseUrl(c));
   },
 );

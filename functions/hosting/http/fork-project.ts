@@ -4,7 +4,7 @@ import { lambda } from "../../platform/http/lambda.js";
 import { int } from "../../platform/http/params.js";
 import { baseUrl } from "../../platform/http/urls.js";
 import { forkProject, forkVisibility } from "../domain/forks.js";
-import { resolveNamespace, targetNamespace } from "../domain/namespaces.js";
+import { targetNamespace } from "../domain/namespaces.js";
 import { projectDetailView, simpleProjectView } from "../domain/project-view.js";
 import { codeReader } from "./repository-access.js";
 import { projectParams, visibility } from "./schemas.js";
@@ -35,14 +35,13 @@ export const endpoint = defineEndpoint(
   },
   async ({ c, principal, params, body }) => {
     const { project: source } = await codeReader(principal, params.id);
-    const ns = await targetNamespace(principal, body.namespace_id ?? body.namespace_path ?? body.namespace);
-    const target = ns.kind === "group" ? await resolveNamespace(ns.id) : undefined;
-    const groupVisibility = target?.kind === "group" ? target.group.visibility : undefined;
+    const { namespace: ns, group } = await targetNamespace(principal, body.namespace_id ?? body.namespace_path ?? body.namespace);
     const fork = await forkProject(principal, source, ns, {
+      group,
       name: body.name,
       path: body.path,
       description: body.description,
-      visibility: forkVisibility(source.visibility, groupVisibility, body.visibility),
+      visibility: forkVisibility(source.visibility, group?.visibility, body.visibility),
     });
     const base = baseUrl(c);
     return { ...(await projectDetailView(principal, fork, base)), forked_from_project: simpleProjectView(source, base) };

@@ -1,14 +1,14 @@
 import * as z from "zod/mini";
 import { defineEndpoint } from "../../platform/http/endpoint.js";
 import { lambda } from "../../platform/http/lambda.js";
-import { bool, pageQuery } from "../../platform/http/params.js";
+import { pageQuery } from "../../platform/http/params.js";
 import { pageRequest, slicePage } from "../../platform/http/pagination.js";
 import { notFound } from "../../platform/http/errors.js";
 import { baseUrl } from "../../platform/http/urls.js";
 import { findUser, findUserByUsername } from "../../identity/domain/users.js";
 import { contributedProjectIds } from "../domain/contributions.js";
 import { visibleProjects } from "../domain/projects.js";
-import { PROJECT_ORDERS, sortValue } from "../domain/project-listing.js";
+import { orderProjects, projectOrderQuery } from "./project-list-filters.js";
 import { projectDetailViews, simpleProjectView } from "../domain/project-view.js";
 
 /**
@@ -25,9 +25,7 @@ export const endpoint = defineEndpoint(
     params: z.object({ user_id: z.string().check(z.minLength(1), z.maxLength(255)) }),
     query: z.object({
       ...pageQuery,
-      order_by: z._default(z.enum([...PROJECT_ORDERS, "star_count"]), "created_at"),
-      sort: z._default(z.enum(["asc", "desc"]), "desc"),
-      simple: z.optional(bool()),
+      ...projectOrderQuery,
     }),
   },
   async ({ c, principal, params, query }) => {
@@ -35,9 +33,7 @@ export const endpoint = defineEndpoint(
     if (!user) throw notFound("User");
     const hidden = user.privateProfile && principal?.user.id !== user.id && !principal?.user.admin;
     const found = hidden ? [] : (await visibleProjects(principal, await contributedProjectIds(user.id))).map((f) => f.project);
-    const field = query.order_by === "star_count" ? "created_at" : query.order_by;
-    const ordered = found.sort((a, b) => (sortValue(a, field) < sortValue(b, field) ? -1 : 1) * (query.sort === "asc" ? 1 : -1));
-    const page = slicePage(c, pageRequest(query), ordered);
+    const page = slicePage(c, pageRequest(query), orderProjects(found, query.order_by, query.sort));
     const base = baseUrl(c);
     if (query.simple || !principal) return page.map((p) => simpleProjectView(p, base));
     return projectDetailViews(principal, page, base);

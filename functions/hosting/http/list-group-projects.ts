@@ -7,10 +7,11 @@ import { baseUrl } from "../../platform/http/urls.js";
 import { visibleGroup } from "../domain/groups.js";
 import { groupProjects } from "../domain/group-projects.js";
 import type { Project } from "../domain/projects.js";
-import { PROJECT_ORDERS, searchTextOf, sortValue } from "../domain/project-listing.js";
+import { PROJECT_ORDERS, sortValue } from "../domain/project-listing.js";
+import { keepProject, orderProjects, projectFilterQuery, projectOrderQuery } from "./project-list-filters.js";
 import { projectDetailViews, simpleProjectView } from "../domain/project-view.js";
 import { AccessLevel } from "../domain/access.js";
-import { accessLevel, groupParams, visibility } from "./schemas.js";
+import { accessLevel, groupParams } from "./schemas.js";
 
 /**
  * GitLab's `GET /groups/:id/projects`: the group's projects (`include_subgroups`: and its
@@ -27,17 +28,12 @@ export const endpoint = defineEndpoint(
     params: groupParams,
     query: z.object({
       ...pageQuery,
-      archived: z.optional(bool()),
-      visibility: z.optional(visibility),
-      search: z.optional(z.string().check(z.maxLength(255))),
+      ...projectFilterQuery,
+      ...projectOrderQuery,
       order_by: z._default(z.enum([...PROJECT_ORDERS, "similarity", "star_count"]), "created_at"),
-      sort: z._default(z.enum(["asc", "desc"]), "desc"),
-      simple: z.optional(bool()),
       owned: z.optional(bool()),
       starred: z.optional(bool()),
       topic: z.optional(z.string().check(z.maxLength(255))),
-      with_issues_enabled: z.optional(bool()),
-      with_merge_requests_enabled: z.optional(bool()),
       with_shared: z._default(bool(), true),
       include_subgroups: z._default(bool(), false),
       min_access_level: z.optional(accessLevel()),
@@ -48,12 +44,7 @@ export const endpoint = defineEndpoint(
   async ({ c, principal, params, query }) => {
     const { group, level } = await visibleGroup(principal, params.id);
     const term = query.search?.toLowerCase();
-    const keep = (p: Project) =>
-      (query.archived === undefined || (p.archived ?? false) === query.archived) &&
-      (!query.visibility || p.visibility === query.visibility) &&
-      (!term || searchTextOf(p).includes(term)) &&
-      (!query.with_issues_enabled || p.features.issues_access_level !== "disabled") &&
-      (!query.with_merge_requests_enabled || p.features.merge_requests_access_level !== "disabled");
+    const keep = keepProject(query);
     const none = query.starred || !!query.topic?.trim() || (query.owned && !principal);
     const least = Math.max(query.owned ? AccessLevel.owner : 0, query.min_access_level ?? 0);
     const found = none ? [] : await groupProjects(principal, group, level, { subgroups: query.include_subgroups, shared: query.with_shared, keep, minAccessLevel: least || undefined });
@@ -75,6 +66,5 @@ function order(projects: Project[], by: Order, sort: "asc" | "desc", term: strin
     };
     return projects.sort((a, b) => rank(a) - rank(b) || (sortValue(a, "name") < sortValue(b, "name") ? -1 : 1));
   }
-  const field = by === "star_count" ? "created_at" : by;
-  return projects.sort((a, b) => (sortValue(a, field) < sortValue(b, field) ? -1 : 1) * (sort === "asc" ? 1 : -1));
+  return orderProjects(projects, by, sort);
 }

@@ -3,7 +3,7 @@ import * as z from "zod/mini";
 import { bool, int } from "../../platform/http/params.js";
 import type { Principal } from "../../identity/domain/auth.js";
 import { createProject, initializeWithReadme } from "../domain/projects.js";
-import type { Namespace } from "../domain/namespaces.js";
+import type { NamespaceTarget } from "../domain/namespaces.js";
 import { chosenFeatures, featureFields, legacyFeatureFlags, visibility } from "./schemas.js";
 import { pathSegment, slugify } from "./paths.js";
 
@@ -24,8 +24,8 @@ export const projectCreateFields = {
 const body = z.object(projectCreateFields);
 
 /** Creates the project `owner` asked for (the body has a name or a path), with its README if asked. */
-export async function createFromBody(owner: Principal, ns: Namespace, b: z.output<typeof body>, storage: string | undefined) {
-  const project = await createProject(owner, ns, {
+export async function createFromBody(owner: Principal, target: NamespaceTarget, b: z.output<typeof body>, storage: string | undefined) {
+  const project = await createProject(owner, target.namespace, {
     name: b.name ?? b.path!,
     path: b.path ?? slugify(b.name!),
     description: b.description,
@@ -34,6 +34,7 @@ export async function createFromBody(owner: Principal, ns: Namespace, b: z.outpu
     features: chosenFeatures(b),
     requestAccessEnabled: b.request_access_enabled,
     storage,
+    group: target.group,
   });
   if (b.initialize_with_readme) await initializeWithReadme(owner, project);
   return project;

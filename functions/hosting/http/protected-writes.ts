@@ -23,8 +23,11 @@ export async function branchWriter(principal: Principal, id: string, branch: str
   return project;
 }
 
-/** GitLab's push checks of a ref the API creates or deletes (`BranchCheck`, `TagCheck` from the web): 400 with the refusal. */
-export async function checkRefChange(project: Project, level: number, principal: Principal, change: RefChange): Promise<void> {
-  const refusal = refRefusal(protectedRules(project), change, { actor: { level, admin: principal.user.admin }, defaultBranch: project.defaultBranch, web: true, empty: false });
+/**
+ * GitLab's push checks of a ref the API creates or deletes (`BranchCheck`, `TagCheck` from the web):
+ * 400 with the refusal. `empty`: the repository has no branch yet.
+ */
+export async function checkRefChange(project: Project, level: number, principal: Principal, change: RefChange, empty = false): Promise<void> {
+  const refusal = refRefusal(protectedRules(project), change, { actor: { level, admin: principal.user.admin }, defaultBranch: project.defaultBranch, web: true, empty });
   if (refusal) throw new ApiError(400, { message: refusal });
 }

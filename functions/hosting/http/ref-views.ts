@@ -9,7 +9,7 @@ import { baseUrl } from "../../platform/http/urls.js";
 import { AccessLevel } from "../domain/access.js";
 import type { Branch, CommitInfo, Tag } from "../domain/git/index.js";
 import { fullPathOf, type Project } from "../domain/projects.js";
-import { grants, rulesFor, type Actor, type ProtectedRule } from "../domain/protected-refs.js";
+import { pushAllowed, rulesFor, type Actor, type ProtectedRule } from "../domain/protected-refs.js";
 
 /** `:branch` / `:tag_name` arrive URL-encoded (`feature%2Fx`); the router hands them over decoded. */
 export const branchParams = z.object({ id: idOrPath(), branch: z.string().check(z.minLength(1), z.maxLength(1024)) });
@@ -33,7 +33,7 @@ export function branchView(c: Context, project: Project, actor: Actor, branch: B
     protected: matched.length > 0,
     developers_can_push: matched.some((r) => r.push === AccessLevel.developer),
     developers_can_merge: matched.some((r) => r.merge === AccessLevel.developer),
-    can_push: actor.level >= AccessLevel.developer && !project.archived && (matched.length === 0 || matched.some((r) => grants(r.push, actor))),
+    can_push: actor.level >= AccessLevel.developer && !project.archived && pushAllowed(matched, actor),
     default: branch.default,
     web_url: `${projectUrl(c, project)}/-/tree/${branch.name}`,
   };

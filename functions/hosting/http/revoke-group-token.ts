@@ -6,15 +6,15 @@ import { getItems, queryAll, GSI1 } from "../../platform/db/table.js";
 import { findToken, revokeToken, tokenView } from "../../identity/domain/tokens.js";
 import { activeLevel, AccessLevel, type MemberRecord } from "../domain/access.js";
 import { visibleGroup, type Group } from "../domain/groups.js";
-import { containerKey } from "../domain/keys.js";
+import { containerKey, membershipsOfUserIndex } from "../domain/keys.js";
 import type { Project } from "../domain/projects.js";
 import { groupParams } from "./schemas.js";
 
 /** Whether the user is a member of the group, a group below it, or a project in either. */
 async function reachesHierarchy(userId: number, rootId: number): Promise<boolean> {
   const [groups, projects] = await Promise.all([
-    queryAll<MemberRecord & { gsi1sk: string }>({ index: GSI1, pk: `USER#${userId}#GROUPS` }),
-    queryAll<MemberRecord & { gsi1sk: string }>({ index: GSI1, pk: `USER#${userId}#PROJECTS` }),
+    queryAll<MemberRecord & { gsi1sk: string }>({ index: GSI1, pk: membershipsOfUserIndex("group", userId, 0).gsi1pk }),
+    queryAll<MemberRecord & { gsi1sk: string }>({ index: GSI1, pk: membershipsOfUserIndex("project", userId, 0).gsi1pk }),
   ]);
   const ids = (list: typeof groups) => list.filter((m) => activeLevel(m) > 0).map((m) => Number(m.gsi1sk));
   const [groupItems, projectItems] = await Promise.all([

@@ -5,9 +5,10 @@ import { queryAll, GSI1 } from "../../platform/db/table.js";
 import { findUser } from "../../identity/domain/users.js";
 import { userParams } from "../../identity/http/user-schemas.js";
 import { activeLevel, type MemberRecord } from "../domain/access.js";
+import { membershipsOfUserIndex } from "../domain/keys.js";
 
-const memberships = async (userId: number, kind: "PROJECTS" | "GROUPS") =>
-  (await queryAll<MemberRecord>({ index: GSI1, pk: `USER#${userId}#${kind}` })).filter((m) => activeLevel(m) > 0).length;
+const memberships = async (userId: number, kind: "project" | "group") =>
+  (await queryAll<MemberRecord>({ index: GSI1, pk: membershipsOfUserIndex(kind, userId, 0).gsi1pk })).filter((m) => activeLevel(m) > 0).length;
 
 /**
  * GitLab's `GET /users/:id/associations_count`: the user's direct group and project memberships
@@ -18,7 +19,7 @@ export const endpoint = defineEndpoint({ summary: "Count a user's projects, grou
   if (!principal.user.admin && principal.user.id !== params.user_id) throw forbidden();
   const user = await findUser(params.user_id);
   if (!user) throw notFound("User");
-  const [groups, projects] = await Promise.all([memberships(user.id, "GROUPS"), memberships(user.id, "PROJECTS")]);
+  const [groups, projects] = await Promise.all([memberships(user.id, "group"), memberships(user.id, "project")]);
   return { groups_count: groups, projects_count: projects, issues_count: 0, merge_requests_count: 0 };
 });
 export const handler = lambda(endpoint);

@@ -13,6 +13,7 @@ import { refSearch } from "./ref-search.js";
 import { deleteRef, isValidRefName, listAllRefs, resolveCommit, resolveExactRef, updateRef, type ObjectCache } from "./refs.js";
 import { mirrorToReplicas } from "./replica-sync.js";
 import { replicaPaths } from "./storage.js";
+import { reachableFrom } from "./walk.js";
 
 export interface Branch {
   name: string;
@@ -45,7 +46,8 @@ export async function listBranchPage(
     heads = dated.sort((a, b) => sign * (a.at - b.at) || (a.name < b.name ? -1 : 1));
   }
   const page = heads.slice(opts.offset, opts.offset + opts.limit);
-  return { branches: await Promise.all(page.map((h) => describeBranch(gitdir, h, base, cache))), total: heads.length };
+  const merged = mergedInto(gitdir, base.oid, cache, page.length > 1);
+  return { branches: await Promise.all(page.map((h) => describeBranch(gitdir, h, base, cache, merged))), total: heads.length };
 }
 
 export async function findBranch(storage: string, rel: string, name: string, defaultBranch: string): Promise<Branch | undefined> {
@@ -111,9 +113,10 @@ export async function deleteMergedBranches(storage: string, rel: string, input: 
     const base = heads.find((h) => h.name === input.defaultBranch)?.oid;
     const deleted: string[] = [];
     if (!base) return deleted;
+    // The default branch's history, walked once for every head.
+    const merged = mergedInto(gitdir, base, cache, true);
     for (const head of heads) {
-      if (head.name === input.defaultBranch || head.oid === base || input.keep(head.name)) continue;
-      if (!(await git.isDescendent({ fs, gitdir, oid: base, ancestor: head.oid, depth: -1, cache }))) continue;
+      if (head.name === input.defaultBranch || input.keep(head.name) || !(await merged(head.oid))) continue;
       await deleteRef(gitdir, `${HEADS}${head.name}`, head.oid);
       deleted.push(head.name);
     }
@@ -131,8 +134,27 @@ async function defaultHead(gitdir: string, name: string) {
   return { name, oid: await branchHead(gitdir, name) };
 }
 
-async function describeBranch(gitdir: string, head: { name: string; oid: string }, base: { name: string; oid?: string }, cache: ObjectCache): Promise<Branch> {
-  const merged =
-    base.oid !== undefined && head.oid !== base.oid && (await git.isDescendent({ fs, gitdir, oid: base.oid, ancestor: head.oid, depth: -1, cache }));
-  return { name: head.name, commit: await readCommitInfo(gitdir, head.oid, cache), merged, default: head.name === base.name };
+/**
+ * GitLab's `merged` of a branch head: the default branch (`base`, its head) contains it, and it is
+ * not the default branch's head itself. With `many` heads to test, the default branch's history is
+ * walked once, when the first head asks, and answers them all; a single head asks git alone, which
+ * stops as soon as it finds it.
+ */
+function mergedInto(gitdir: string, base: string | undefined, cache: ObjectCache, many = false): (head: string) => Promise<boolean> {
+  let history: Promise<Set<string>> | undefined;
+  return async (head) => {
+    if (base === undefined || head === base) return false;
+    if (!many) return git.isDescendent({ fs, gitdir, oid: base, ancestor: head, depth: -1, cache });
+    return (await (history ??= reachableFrom(gitdir, base, cache))).has(head);
+  };
+}
+
+async function describeBranch(
+  gitdir: string,
+  head: { name: string; oid: string },
+  base: { name: string; oid?: string },
+  cache: ObjectCache,
+  merged = mergedInto(gitdir, base.oid, cache),
+): Promise<Branch> {
+  return { name: head.name, commit: await readCommitInfo(gitdir, head.oid, cache), merged: await merged(head.oid), default: head.name === base.name };
 }
