@@ -134,6 +134,27 @@ describe("who may see the console", () => {
     expect(await json(`/admin/storage_moves/snippet/${moveId + 1000}/details.json`)).toMatchObject({ status: 404 });
   });
 
+  it("refuses before reading parameters: bad ones get a non-administrator the 404 and an anonymous caller the sign-in, not a 400", async () => {
+    const bad = ["/admin/storage_moves/plan.json", "/admin/storage_moves/plan.json?source_storage_name=default", "/admin/storage_moves.json?per_page=none", "/admin/storage_moves/rebalance.json?tolerance=lots", "/admin/storage_moves/project/abc/details.json", "/admin/storage_moves/project/0/execution.json"];
+    for (const url of bad) {
+      expect(await call(iso, "GET", url, { token: null }), url).toMatchObject({ status: 401, body: { message: "401 Unauthorized" } });
+      expect(await call(iso, "GET", url, { token: stranger.token }), url).toMatchObject({ status: 404, body: { message: "404 Not Found" } });
+      const bySession = await page(url, stranger.cookie);
+      expect(bySession.status, url).toBe(404);
+      expect(await bySession.json()).toEqual({ message: "404 Not Found" });
+      expect((await json(url)).status, url).toBe(400);
+    }
+    for (const url of ["/admin/storage_moves/project/abc", "/admin/storage_moves/project/0", `/admin/storage_moves/${"x".repeat(30)}/1`]) {
+      const anonymous = await page(url);
+      expect(anonymous.status, url).toBe(302);
+      expect(anonymous.headers.get("location")).toBe(`/users/sign_in?return_to=${encodeURIComponent(url)}`);
+      const refused = await page(url, stranger.cookie);
+      expect(refused.status, url).toBe(404);
+      expect(await refused.text()).toContain("<h1>404: Page not found</h1>");
+    }
+    expect((await page("/admin/storage_moves/project/abc", admin.cookie)).status).toBe(400);
+  });
+
   it("the pages' scripts are served to anyone, as the error pages' are, and every one they import exists", async () => {
     for (const name of ["console", "storages", "moves", "move", "plan"]) {
       const res = await page(`/-/assets/admin/${name}.js`);

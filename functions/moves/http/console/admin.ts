@@ -1,18 +1,14 @@
 /**
  * What the operator console's JSON routes share (`/admin/…json`, the pages' data, not GitLab's API):
- * administrators only, and to anyone else the same 404 GitLab's admin area gives, so the console's
- * existence is not disclosed; a poll interval that follows what is running; one move by type and id.
+ * a poll interval that follows what is running; one move by type and id. Each route is for
+ * administrators only (`admin: "hidden"`): anyone else gets the same 404 GitLab's admin area gives,
+ * before any parameter is read, so the console's existence is not disclosed.
  */
 import * as z from "zod/mini";
 import type { Context } from "hono";
 import { ApiError } from "../../../platform/http/errors.js";
 import { positiveInt } from "../../../platform/http/params.js";
-import type { Principal } from "../../../identity/domain/auth.js";
 import { findMove, type MoveRecord } from "../../domain/records.js";
-
-export function assertAdmin(principal: Principal): void {
-  if (!principal.user.admin) throw new ApiError(404, { message: "404 Not Found" });
-}
 
 /** How often the page asks again (`Poll-Interval`, ms, as GitLab's polling pages): often while moves run. */
 export function pollEvery(c: Context, running: boolean): void {

@@ -3,7 +3,7 @@ import { defineEndpoint } from "../../../platform/http/endpoint.js";
 import { lambda } from "../../../platform/http/lambda.js";
 import { isTerminal } from "../../domain/records.js";
 import { moveDetails } from "../../domain/console-move.js";
-import { assertAdmin, pollEvery, consoleMove, moveParams } from "./admin.js";
+import { pollEvery, consoleMove, moveParams } from "./admin.js";
 
 /**
  * `GET /admin/storage_moves/:type/:id/details.json` (the console's move page): the move's timeline,
@@ -11,9 +11,8 @@ import { assertAdmin, pollEvery, consoleMove, moveParams } from "./admin.js";
  * says (`domain/console-move.ts`); `…/execution.json` adds the events.
  */
 export const endpoint = defineEndpoint(
-  { summary: "One storage move: timeline, checksum, execution and state-machine path (console JSON)", access: "read", params: z.object(moveParams) },
-  async ({ c, principal, params }) => {
-    assertAdmin(principal);
+  { summary: "One storage move: timeline, checksum, execution and state-machine path (console JSON)", access: "read", admin: "hidden", params: z.object(moveParams) },
+  async ({ c, params }) => {
     const move = await consoleMove(params);
     pollEvery(c, !isTerminal(move.state));
     return moveDetails(move);

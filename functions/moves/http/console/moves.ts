@@ -7,7 +7,7 @@ import { setKeysetLink } from "../../../platform/http/pagination.js";
 import { isStorage } from "../../domain/policy.js";
 import { bulkMoves, isMoveState, listMovesPage, movableKinds, throughput } from "../../domain/console-moves.js";
 import type { MoveKind } from "../../keys.js";
-import { assertAdmin, pollEvery } from "./admin.js";
+import { pollEvery } from "./admin.js";
 
 /**
  * `GET /admin/storage_moves.json?type&state&storage&cursor&per_page` (the console's moves page):
@@ -19,6 +19,7 @@ export const endpoint = defineEndpoint(
   {
     summary: "Storage moves, storage-wide moves' progress and throughput (console JSON)",
     access: "read",
+    admin: "hidden",
     query: z.object({
       type: z.optional(z.string().check(z.maxLength(20))),
       state: z.optional(z.string().check(z.maxLength(20))),
@@ -27,8 +28,7 @@ export const endpoint = defineEndpoint(
       per_page: z.optional(positiveInt()),
     }),
   },
-  async ({ c, principal, query }) => {
-    assertAdmin(principal);
+  async ({ c, query }) => {
     const kinds = movableKinds();
     if (query.type && !kinds.includes(query.type as MoveKind)) throw paramError("type does not have a valid value");
     if (query.state && !isMoveState(query.state)) throw paramError("state does not have a valid value");
