@@ -226,6 +226,8 @@ describe("a storage-wide move, as the console shows it", () => {
       const others = (await json(`/admin/storage_moves/project/${waiting.id}/execution.json`)).body;
       expect(others.path).toMatchObject({ current: "MoveRepositories", from: "record" });
       expect(others.events.filter((e: any) => e.state === "Replicate")).toEqual([]);
+      // Its batch has not started: none of the shared execution's events are its own, none are read.
+      expect(others).toMatchObject({ arn: bulk.execution_arn, shared: true, events: [], error: null });
       expect(details.timeline.map((t: any) => t.step)).toEqual(["scheduled", "started"]);
       expect(details.timeline.every((t: any) => t.seconds >= 0)).toBe(true);
     } finally {
