@@ -6,7 +6,7 @@
  * listed in words under the drawing. Polled while the move runs.
  */
 export const MOVE_JS = String.raw`
-import { $, el, request, messageOf, show, announce, when } from "/-/assets/common.js";
+import { $, el, request, messageOf, show, announce, when, poller } from "/-/assets/common.js";
 import { durationText, patch, setText, field, TERMINAL } from "./console.js";
 
 const type = document.body.dataset.type;
@@ -81,9 +81,5 @@ async function load() {
   return TERMINAL.includes(m.state) ? 0 : r.poll;
 }
 
-async function tick() {
-  const wait = await load();
-  if (wait > 0) setTimeout(() => (document.hidden ? setTimeout(tick, 1000) : tick()), wait);
-}
-tick();
+poller(load).start();
 `;
