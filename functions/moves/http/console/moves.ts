@@ -4,8 +4,9 @@ import { lambda } from "../../../platform/http/lambda.js";
 import { paramError } from "../../../platform/http/errors.js";
 import { positiveInt } from "../../../platform/http/params.js";
 import { setKeysetLink } from "../../../platform/http/pagination.js";
-import { isStorage } from "../../domain/policy.js";
-import { bulkMoves, isMoveState, listMovesPage, movableKinds, throughput } from "../../domain/console-moves.js";
+import { isStorage, movableKinds } from "../../domain/policy.js";
+import { isTerminal } from "../../domain/records.js";
+import { bulkMoves, isMoveState, listMovesPage, throughput } from "../../domain/console-moves.js";
 import type { MoveKind } from "../../keys.js";
 import { pollEvery } from "./admin.js";
 
@@ -40,7 +41,7 @@ export const endpoint = defineEndpoint(
       throughput(),
     ]);
     setKeysetLink(c, page.next ? { cursor: page.next } : undefined);
-    const running = bulk.some((b) => b.running) || page.moves.some((m) => !["finished", "failed", "cleanup failed"].includes(m.state));
+    const running = bulk.some((b) => b.running) || page.moves.some((m) => !isTerminal(m.state));
     pollEvery(c, running);
     return { moves: page.moves, pagination: page.next ? { next: { cursor: page.next } } : {}, bulk_moves: bulk, throughput: rate };
   },

@@ -3,7 +3,7 @@ import { defineEndpoint } from "../../../platform/http/endpoint.js";
 import { lambda } from "../../../platform/http/lambda.js";
 import { planRebalance, rebalanceInput } from "../../domain/rebalance-plan.js";
 import { describeRebalancePlan } from "../../domain/plan-text.js";
-import { movableKinds } from "../../domain/console-moves.js";
+import { movableKinds } from "../../domain/policy.js";
 import { DEFAULT_TOLERANCE, percentage } from "../tolerance.js";
 
 /**
