@@ -298,4 +298,29 @@ describe("the operator console during a storage-wide move of 30 projects", () =>
     expect(await page.locator("#rebalance-run").isDisabled()).toBe(false);
     await screenshot(page, "console-rebalance-plan.png");
   });
+
+  it("runs the rebalance, and counts a move it can no longer read as failed instead of asking again forever", async () => {
+    const { page } = browser;
+    await page.goto(`${iso.baseUrl}/admin/storage_moves/plan`);
+    await page.getByLabel("Tolerance (percentage points)").fill("10");
+    await page.locator("#rebalance-form").getByRole("button", { name: "Show the plan" }).click();
+    await expect.poll(() => page.locator("#rebalance-run").isDisabled()).toBe(false);
+    const planned = Number(/^Schedule these (\d+) moves$/.exec((await page.locator("#rebalance-run").textContent())!)![1]);
+    // Every move's state answers 404 from here on, as when the session ended.
+    let asked = 0;
+    await page.route(/\/api\/v4\/[a-z]+_repository_storage_moves\/\d+$/, (route) => {
+      asked++;
+      return route.fulfill({ status: 404, contentType: "application/json", body: JSON.stringify({ message: "404 Not found" }) });
+    });
+    try {
+      await page.locator("#rebalance-run").click();
+      await page.getByRole("dialog").locator("#confirm-ok").click();
+      await expect.poll(() => page.locator("#rebalance-log li").last().textContent()).toBe(`0 finished, ${planned} failed, 0 skipped.`);
+      expect(await page.locator("#rebalance-log li").first().textContent()).toMatch(/^[a-z]+ \d+ → [\w-]+: move \d+ could not be read: /);
+      expect(asked).toBe(planned);
+    } finally {
+      await page.unrouteAll();
+    }
+    await iso.runtime.settle();
+  });
 });

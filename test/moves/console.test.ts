@@ -134,6 +134,27 @@ describe("who may see the console", () => {
     expect(await json(`/admin/storage_moves/snippet/${moveId + 1000}/details.json`)).toMatchObject({ status: 404 });
   });
 
+  it("refuses before reading parameters: bad ones get a non-administrator the 404 and an anonymous caller the sign-in, not a 400", async () => {
+    const bad = ["/admin/storage_moves/plan.json", "/admin/storage_moves/plan.json?source_storage_name=default", "/admin/storage_moves.json?per_page=none", "/admin/storage_moves/rebalance.json?tolerance=lots", "/admin/storage_moves/project/abc/details.json", "/admin/storage_moves/project/0/execution.json"];
+    for (const url of bad) {
+      expect(await call(iso, "GET", url, { token: null }), url).toMatchObject({ status: 401, body: { message: "401 Unauthorized" } });
+      expect(await call(iso, "GET", url, { token: stranger.token }), url).toMatchObject({ status: 404, body: { message: "404 Not Found" } });
+      const bySession = await page(url, stranger.cookie);
+      expect(bySession.status, url).toBe(404);
+      expect(await bySession.json()).toEqual({ message: "404 Not Found" });
+      expect((await json(url)).status, url).toBe(400);
+    }
+    for (const url of ["/admin/storage_moves/project/abc", "/admin/storage_moves/project/0", `/admin/storage_moves/${"x".repeat(30)}/1`]) {
+      const anonymous = await page(url);
+      expect(anonymous.status, url).toBe(302);
+      expect(anonymous.headers.get("location")).toBe(`/users/sign_in?return_to=${encodeURIComponent(url)}`);
+      const refused = await page(url, stranger.cookie);
+      expect(refused.status, url).toBe(404);
+      expect(await refused.text()).toContain("<h1>404: Page not found</h1>");
+    }
+    expect((await page("/admin/storage_moves/project/abc", admin.cookie)).status).toBe(400);
+  });
+
   it("the pages' scripts are served to anyone, as the error pages' are, and every one they import exists", async () => {
     for (const name of ["console", "storages", "moves", "move", "plan"]) {
       const res = await page(`/-/assets/admin/${name}.js`);
@@ -170,7 +191,8 @@ describe("a storage-wide move, as the console shows it", () => {
     await hold.reached;
     try {
       const storages = await until("moves in flight", () => json("/admin/storages.json"), (r) => r.body.moves_in_flight >= 4);
-      expect(storages.headers.get("poll-interval")).toBe("2000");
+      // It reads the whole inventory: asked again at the idle pace even while moves run.
+      expect(storages.headers.get("poll-interval")).toBe("10000");
       const byName = Object.fromEntries(storages.body.storages.map((s: any) => [s.name, s]));
       expect(byName.default.moving_out_bytes).toBeGreaterThan(0);
       expect(byName.default.moves_out.length).toBeGreaterThanOrEqual(4);
@@ -204,6 +226,8 @@ describe("a storage-wide move, as the console shows it", () => {
       const others = (await json(`/admin/storage_moves/project/${waiting.id}/execution.json`)).body;
       expect(others.path).toMatchObject({ current: "MoveRepositories", from: "record" });
       expect(others.events.filter((e: any) => e.state === "Replicate")).toEqual([]);
+      // Its batch has not started: none of the shared execution's events are its own, none are read.
+      expect(others).toMatchObject({ arn: bulk.execution_arn, shared: true, events: [], error: null });
       expect(details.timeline.map((t: any) => t.step)).toEqual(["scheduled", "started"]);
       expect(details.timeline.every((t: any) => t.seconds >= 0)).toBe(true);
     } finally {

@@ -68,6 +68,15 @@ describe("browser sessions", () => {
     expect((await api("GET", "/api/v4/user", { token: user.token })).status).toBe(200);
   });
 
+  it("leaves a deactivated user deactivated when the sign-in is refused for the token's scope", async () => {
+    const user = await newUser({ scopes: ["read_user"] });
+    expect((await api("POST", `/api/v4/users/${user.id}/deactivate`, { token: adminToken() })).body).toBe(true);
+    const res = await signIn(browser(), user.token);
+    expect(res.headers.get("location")).toBe(`/users/sign_in?error=${encodeURIComponent("The token needs the api or read_api scope.")}&return_to=%2F`);
+    expect(res.headers.getSetCookie().find((c) => c.startsWith("_forgeline_session="))).toBeUndefined();
+    expect((await api("GET", `/api/v4/users/${user.id}`, { token: adminToken() })).body.state).toBe("deactivated");
+  });
+
   it("marks the cookie Secure behind HTTPS", async () => {
     const user = await newUser();
     const b = browser();

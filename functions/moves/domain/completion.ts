@@ -10,6 +10,7 @@ import { failOne, forEachMove, movesAt, note, reachedState, settled, type Caught
 import { containersOf, loadContainer } from "./containers.js";
 import { MoveConflictError } from "./errors.js";
 import { faultPoint } from "./fault-injection.js";
+import { causeText } from "./move-path.js";
 import { findMove, isTerminal, moveOwner, requireMove, truncateError, type MoveState } from "./records.js";
 import { runAsWriter } from "../../hosting/domain/git/writer.js";
 import { markAllFinished, markCleanupFailed, markFailed } from "./transitions.js";
@@ -82,15 +83,9 @@ async function forEachOutcome(moves: MoveItem[], fn: (move: MoveItem) => Promise
   return results.map((r) => (r.ok ? r.value : "failed"));
 }
 
+/** A caught error as the move's error message: the Lambda's `errorMessage`, else the Cause or Error (`causeText`). */
 export function failureMessage(error: CaughtError | undefined): string {
-  let message = error?.Cause ?? "";
-  try {
-    const parsed = JSON.parse(message) as { errorMessage?: string };
-    if (parsed && typeof parsed.errorMessage === "string") message = parsed.errorMessage;
-  } catch {
-    /* a plain message */
-  }
-  return truncateError(message.trim() || error?.Error || "Unknown error");
+  return truncateError(causeText(error) || "Unknown error");
 }
 
 /**

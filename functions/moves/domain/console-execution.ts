@@ -10,24 +10,28 @@ import { BATCH_STATES, causeText, findMoveIn, movePath, type ExecutionEvent, typ
 import type { MoveRecord } from "./records.js";
 
 /** Events read per execution at most (pages of 1000): a storage-wide move's execution can be long. */
-const MAX_EVENTS = 5000;
+export const MAX_EVENTS = 5000;
 /** Events the view lists, the newest. */
 const LISTED_EVENTS = 300;
 
-/** An execution's events, oldest first, up to `MAX_EVENTS`; `error` says why none could be read. */
+/**
+ * An execution's newest events, up to `MAX_EVENTS`, oldest first; `error` says why none could be
+ * read. Read newest first (`reverseOrder`): a long storage-wide execution is cut at its oldest
+ * events, so the late batches, and where a running move is now, stay within the cut.
+ */
 async function executionEvents(executionArn: string): Promise<{ events: HistoryEvent[]; complete: boolean; error?: string }> {
   const events: HistoryEvent[] = [];
   let nextToken: string | undefined;
   try {
     do {
-      const page = await sfnClient().send(new GetExecutionHistoryCommand({ executionArn, maxResults: 1000, nextToken, includeExecutionData: true }));
+      const page = await sfnClient().send(new GetExecutionHistoryCommand({ executionArn, maxResults: 1000, nextToken, reverseOrder: true, includeExecutionData: true }));
       events.push(...(page.events ?? []));
       nextToken = page.nextToken;
     } while (nextToken && events.length < MAX_EVENTS);
   } catch (err) {
-    return { events, complete: false, error: `${(err as Error).name}: ${(err as Error).message}` };
+    return { events: events.reverse(), complete: false, error: `${(err as Error).name}: ${(err as Error).message}` };
   }
-  return { events, complete: !nextToken };
+  return { events: events.reverse(), complete: !nextToken };
 }
 
 /** What an event says in a line: its state, and a failure's error and cause. */
@@ -61,21 +65,27 @@ function eventsOf(move: MoveRecord, events: HistoryEvent[]): HistoryEvent[] {
 
 export interface MoveExecution extends ExecutionRef {
   events: ReturnType<typeof eventLine>[];
-  /** Every event was read (false: a long history, cut after its first events). */
+  /** Every event was read (false: a long history, cut before its oldest events). */
   complete: boolean;
   error: string | null;
   path: MovePath;
 }
 
+/**
+ * The move's execution and its events. A move of a storage-wide move that has no execution of its
+ * own yet (its batch has not started) only shares its parent's, whose events are none of its own:
+ * that history is not read, the move answers its execution and its record's path alone.
+ */
 export async function moveExecution(move: MoveRecord): Promise<MoveExecution> {
   const ref = executionRef(move);
-  const read = ref.arn ? await executionEvents(ref.arn) : undefined;
+  const read = ref.arn && !(ref.shared && !move.executionArn) ? await executionEvents(ref.arn) : undefined;
   const mine = read ? (ref.shared ? eventsOf(move, read.events) : read.events) : [];
   return {
     ...ref,
     events: mine.slice(-LISTED_EVENTS).map(eventLine),
-    complete: read?.complete ?? false,
+    complete: read?.complete ?? !!ref.arn,
     error: read?.error ?? null,
-    path: movePath(move, read?.events as ExecutionEvent[] | undefined, !ref.shared),
+    // Of a shared execution, the events kept are those that carry the move: the path reads only them.
+    path: movePath(move, read ? (mine as ExecutionEvent[]) : undefined, !ref.shared),
   };
 }

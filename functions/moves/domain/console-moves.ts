@@ -14,15 +14,11 @@ import { storageNames } from "../../platform/config.js";
 import { allMovesIndexPk, type MoveKind } from "../keys.js";
 import { containersOf, displayPath } from "./containers.js";
 import { CANCELED_MESSAGE, defaultConcurrency, readBulkControls, type BulkControl } from "./bulk-control.js";
-import { groupMovesAllowed } from "./policy.js";
+import { CONTAINER_KINDS } from "../../backup/containers.js";
+import { movableKinds } from "./policy.js";
 import { MOVE_STATES, type MoveRecord, type MoveState } from "./records.js";
 import { lastMinutes } from "./throughput.js";
 import { consoleUrl } from "./console-url.js";
-
-export const MOVE_KINDS: MoveKind[] = ["project", "snippet", "group"];
-
-/** The types a move can be of here (group wikis only where group moves exist). */
-export const movableKinds = (): MoveKind[] => (groupMovesAllowed() ? MOVE_KINDS : ["project", "snippet"]);
 
 export interface MoveFilters {
   kinds: MoveKind[];
@@ -49,7 +45,7 @@ export function decodeMoveCursor(raw: string | undefined): Positions {
   if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) throw badCursor();
   const out: Positions = {};
   for (const [k, v] of Object.entries(parsed)) {
-    if (!MOVE_KINDS.includes(k as MoveKind) || !Number.isInteger(v) || (v as number) < 1) throw badCursor();
+    if (!CONTAINER_KINDS.includes(k as MoveKind) || !Number.isInteger(v) || (v as number) < 1) throw badCursor();
     out[k as MoveKind] = v as number;
   }
   return out;

@@ -8,15 +8,14 @@
  * its move's scheduling until the move ends, so the containers that carry one are exactly those
  * under a move, whichever storage they are on now; their records are then read in one batch.
  */
-import { statfs } from "node:fs/promises";
 import { instanceConfig, storageNames } from "../../platform/config.js";
 import { storageWeights } from "../../identity/domain/settings.js";
 import { movedBytes } from "../../hosting/domain/repository-size.js";
 import { sizedRepositoriesOn } from "../../hosting/domain/sized-repositories.js";
 import type { MoveKind } from "../keys.js";
+import { CONTAINER_KINDS } from "../../backup/containers.js";
 import { findMoves, isTerminal, type MoveRecord } from "./records.js";
-
-const KINDS: MoveKind[] = ["project", "snippet", "group"];
+import { freeSpace } from "./room.js";
 
 export interface MoveInFlight {
   type: MoveKind;
@@ -48,7 +47,6 @@ export interface StorageView {
   moves_in: MoveInFlight[];
 }
 
-const diskFree = (path: string) => statfs(path).then((fs) => fs.bavail * fs.bsize, () => Infinity);
 const finite = (n: number) => (Number.isFinite(n) ? n : null);
 const TYPE_OF: Record<MoveKind, keyof StorageView["repositories"]> = { project: "projects", snippet: "snippets", group: "group_wikis" };
 
@@ -60,7 +58,7 @@ export async function storagesOverview(): Promise<{ storages: StorageView[]; mov
     Promise.all(
       names.map(async (storage) =>
         Promise.all(
-          KINDS.map(async (kind) => ({
+          CONTAINER_KINDS.map(async (kind) => ({
             kind,
             items: await sizedRepositoriesOn<{ id: number; storageMoveId?: number }>(kind, storage, ["id", "storageMoveId"]),
           })),
@@ -85,9 +83,7 @@ export async function storagesOverview(): Promise<{ storages: StorageView[]; mov
         slot.bytes += items.reduce((sum, item) => sum + movedBytes(item.sizes), 0);
       }
       const used = Object.values(repositories).reduce((sum, r) => sum + r.bytes, 0);
-      const quotaLeft = c.capacityBytes !== undefined ? c.capacityBytes - used : Infinity;
-      const paths = c.kind === "local" ? [c.path] : c.replicas;
-      const free = await Promise.all(paths.map(async (path) => Math.max(0, Math.min(await diskFree(path), quotaLeft))));
+      const free = await freeSpace(name, used);
       const out = inFlight.filter((m) => m.source_storage_name === name);
       const into = inFlight.filter((m) => m.destination_storage_name === name);
       return {

@@ -8,7 +8,7 @@ import { movedBytes } from "../../hosting/domain/repository-size.js";
 import { sizedRepositoriesOn } from "../../hosting/domain/sized-repositories.js";
 import { freeSpace, ROOM_MARGIN } from "./room.js";
 import { copyBytesPerSecond } from "./throughput.js";
-import { groupMovesAllowed } from "./policy.js";
+import { movableKinds } from "./policy.js";
 import type { MoveKind } from "../keys.js";
 
 /** The repositories of a kind on a storage and the bytes they take (a project with its wiki). */
@@ -33,7 +33,7 @@ export interface MovePlan {
 }
 
 export async function planStorageMove(source: string, destination: string): Promise<MovePlan> {
-  const kinds: MoveKind[] = groupMovesAllowed() ? ["project", "snippet", "group"] : ["project", "snippet"];
+  const kinds = movableKinds();
   const [types, replicas, rate] = await Promise.all([
     Promise.all(kinds.map(async (type) => { const { count, bytes } = await kindBytes(type, source); return { type, repositories: count, bytes }; })),
     freeSpace(destination),

@@ -6,10 +6,18 @@
 import { forbidden, paramError, validationError } from "../../platform/http/errors.js";
 import { instanceConfig, storageNames, type InstanceConfig } from "../../platform/config.js";
 import { pickStorage } from "../../identity/domain/settings.js";
+import type { MoveKind } from "../keys.js";
 
 /** GitLab offers group (wiki) repository moves on self-managed Premium and Ultimate only. */
 export const groupMovesAllowed = (config: Pick<InstanceConfig, "tier" | "offering"> = instanceConfig()) =>
   config.offering === "self-managed" && (config.tier === "premium" || config.tier === "ultimate");
+
+/**
+ * The types a move can be of here: group wikis only where group moves exist. (Spelled out rather
+ * than read from `CONTAINER_KINDS`, whose module would not fit the per-container POST's bundle.)
+ */
+export const movableKinds = (config: Pick<InstanceConfig, "tier" | "offering"> = instanceConfig()): MoveKind[] =>
+  groupMovesAllowed(config) ? ["project", "snippet", "group"] : ["project", "snippet"];
 
 export function assertGroupMovesAllowed(config: Pick<InstanceConfig, "tier" | "offering"> = instanceConfig()): void {
   if (groupMovesAllowed(config)) return;

@@ -20,9 +20,6 @@ export const ROOM_MARGIN = 1.1;
 /** Bytes recorded for a container (a project with its wiki). */
 export const recordedBytes = (c: RecordedSizes) => (c.repositorySize ?? 0) + (c.wikiSize ?? 0);
 
-/** The file system's free bytes at a storage's folder; unknown (no limit) when it cannot be read. */
-const diskFree = (path: string) => statfs(path).then((fs) => fs.bavail * fs.bsize, () => Infinity);
-
 /**
  * What a storage under a quota already holds: its repositories' recorded sizes, read page by page
  * from the storage index (one plain Query loop: the generic range reader would not fit the budget
@@ -48,12 +45,16 @@ async function storedBytes(storage: string): Promise<number> {
   return total;
 }
 
-/** Free bytes on each replica of a storage (one for a local storage). */
-export async function freeSpace(storage: string): Promise<number[]> {
+/**
+ * Free bytes on each replica of a storage (one for a local storage): the file system's free bytes at
+ * its folder (no limit when it cannot be read), capped by what its quota leaves. `used`: the bytes its
+ * repositories take, when the caller has already read them (else they are read here, under a quota).
+ */
+export async function freeSpace(storage: string, used?: number): Promise<number[]> {
   const config = instanceConfig().storages[storage];
   if (!config) return [];
-  const quota = config.capacityBytes !== undefined ? config.capacityBytes - (await storedBytes(storage)) : Infinity;
-  return Promise.all((config.kind === "local" ? [config.path] : config.replicas).map(async (path) => Math.max(0, Math.min(await diskFree(path), quota))));
+  const quota = config.capacityBytes !== undefined ? config.capacityBytes - (used ?? (await storedBytes(storage))) : Infinity;
+  return Promise.all((config.kind === "local" ? [config.path] : config.replicas).map(async (path) => Math.max(0, Math.min(await statfs(path).then((fs) => fs.bavail * fs.bsize, () => quota), quota))));
 }
 
 /** Why `bytes` do not fit on `storage`, or undefined when they fit on every replica with the margin. */

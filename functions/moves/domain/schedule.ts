@@ -124,7 +124,7 @@ export async function scheduleContainerMove(
  * update's `repository_storage`): its function then carries none of the weighted pick's code.
  */
 export async function scheduleContainerMoveTo(kind: MoveKind, container: ContainerRepository, destination: string, opts: { drain?: Partial<DrainPolicy> } = {}): Promise<MoveRecord> {
-  assertSchedulable(kind, container);
+  // createScheduledMove asserts the container schedulable before anything else.
   const move = await createScheduledMove(kind, container, destination);
   try {
     await startMoveExecution(move, drainPolicy(opts.drain));

@@ -7,13 +7,9 @@
 import * as z from "zod/mini";
 import { defineEndpoint } from "../../platform/http/endpoint.js";
 import { lambda } from "../../platform/http/lambda.js";
-import type { MoveKind } from "../keys.js";
-import { groupMovesAllowed } from "../domain/policy.js";
+import { movableKinds } from "../domain/policy.js";
 import { planRebalance, rebalanceInput } from "../domain/rebalance-plan.js";
 import { DEFAULT_TOLERANCE, percentage } from "./tolerance.js";
-
-/** Group wikis take part only where group moves exist (self-managed Premium or Ultimate). */
-const movableKinds = (): MoveKind[] => (groupMovesAllowed() ? ["project", "snippet", "group"] : ["project", "snippet"]);
 
 export const endpoint = defineEndpoint(
   {

@@ -23,8 +23,11 @@ export type Access = "public" | "read" | "read_user" | "write" | "self_rotate";
 export interface EndpointSpec<P extends z.core.$ZodType, Q extends z.core.$ZodType, B extends z.core.$ZodType> {
   summary: string;
   access: Access;
-  /** Administrators only (403 for others). */
-  admin?: boolean;
+  /**
+   * Administrators only: 403 for others, or with `"hidden"` GitLab's admin-area `404 Not Found`, so
+   * the route's existence is not disclosed. Either is answered before any parameter is read.
+   */
+  admin?: boolean | "hidden";
   params?: P;
   query?: Q;
   body?: B;
@@ -126,7 +129,7 @@ export function defineEndpoint<
   return {
     spec: spec as unknown as EndpointSpec<z.core.$ZodType, z.core.$ZodType, z.core.$ZodType>,
     async run(c) {
-      const principal = await authorize(c, spec.access, spec.admin ?? false);
+      const principal = await authorize(c, spec.access, spec.admin);
       const params = spec.params ? z.parse(spec.params, c.req.param()) : undefined;
       const query = spec.query ? z.parse(spec.query, dropUndeclared(spec.query, c.req.query())) : undefined;
       let parsedBody: unknown;
@@ -152,7 +155,7 @@ export function defineEndpoint<
 /** Parameters that say who calls, read by authentication; never part of a route's own parameters. */
 const AUTH_PARAMS = new Set(["private_token", "sudo"]);
 
-async function authorize(c: Context, access: Access, admin: boolean): Promise<Principal | undefined> {
+async function authorize(c: Context, access: Access, admin: EndpointSpec<never, never, never>["admin"]): Promise<Principal | undefined> {
   const principal = await authenticate(c);
   // Rack::Attack runs before the API itself: a request refused afterwards still counts.
   await enforceApiThrottle(c, principal);
@@ -169,6 +172,6 @@ async function authorize(c: Context, access: Access, admin: boolean): Promise<Pr
     ((needs === "read" || needs === "read_user") && scopes.includes("read_api")) ||
     (needs !== "read" && scopes.includes(needs as never));
   if (!allowed) throw insufficientScope(needs === "write" ? "api" : `api ${needs === "read" ? "read_api" : needs}`);
-  if (admin && !principal.user.admin) throw forbidden();
+  if (admin && !principal.user.admin) throw admin === true ? forbidden() : new ApiError(404, { message: "404 Not Found" });
   return principal;
 }

@@ -34,10 +34,12 @@ export const endpoint = defineEndpoint(
     if (!sameSecret(body.authenticity_token, getCookie(c, LOGIN_CSRF_COOKIE))) return back("Your sign-in form expired. Please try again.");
     const token = await findToken(body.token.trim());
     let user = token && isUsable(token) ? await findUser(token.userId) : undefined;
-    // A deactivated user is reactivated by signing in, as in GitLab.
-    if (user?.state === "deactivated") user = await changeState(user, ["deactivated"], "active");
-    if (!token || !user || user.state !== "active") return back("Invalid token.");
+    if (!token || !user || (user.state !== "active" && user.state !== "deactivated")) return back("Invalid token.");
     if (!token.scopes.includes("api") && !token.scopes.includes("read_api")) return back("The token needs the api or read_api scope.");
+    // A deactivated user is reactivated by signing in, as in GitLab: by a sign-in that succeeds, so
+    // only once the token passed every check (a refused one leaves the user deactivated).
+    if (user.state === "deactivated") user = await changeState(user, ["deactivated"], "active");
+    if (!user || user.state !== "active") return back("Invalid token.");
     const session = await createSession(hashToken(body.token.trim()), user.id);
     setStrictCookie(c, SESSION_COOKIE, session.id, 8 * 3600);
     setStrictCookie(c, LOGIN_CSRF_COOKIE, "", 0);

@@ -1,18 +1,15 @@
 /**
  * What the operator console's JSON routes share (`/admin/…json`, the pages' data, not GitLab's API):
- * administrators only, and to anyone else the same 404 GitLab's admin area gives, so the console's
- * existence is not disclosed; a poll interval that follows what is running; one move by type and id.
+ * a poll interval that follows what is running; one move by type and id. Each route is for
+ * administrators only (`admin: "hidden"`): anyone else gets the same 404 GitLab's admin area gives,
+ * before any parameter is read, so the console's existence is not disclosed.
  */
 import * as z from "zod/mini";
 import type { Context } from "hono";
+import { defineEndpoint, type Endpoint } from "../../../platform/http/endpoint.js";
 import { ApiError } from "../../../platform/http/errors.js";
 import { positiveInt } from "../../../platform/http/params.js";
-import type { Principal } from "../../../identity/domain/auth.js";
-import { findMove, type MoveRecord } from "../../domain/records.js";
-
-export function assertAdmin(principal: Principal): void {
-  if (!principal.user.admin) throw new ApiError(404, { message: "404 Not Found" });
-}
+import { findMove, isTerminal, type MoveRecord } from "../../domain/records.js";
 
 /** How often the page asks again (`Poll-Interval`, ms, as GitLab's polling pages): often while moves run. */
 export function pollEvery(c: Context, running: boolean): void {
@@ -31,4 +28,17 @@ export async function consoleMove(params: { type: string; id: number }): Promise
   const move = kind ? await findMove(kind, params.id) : undefined;
   if (!move) throw new ApiError(404, { message: "404 Storage move Not Found" });
   return move;
+}
+
+/**
+ * A route of one move (`/admin/storage_moves/:type/:id/….json`): the move or 404, polled while it
+ * runs, answered with `view` of it. Each route passes its own view, so only the one that reads the
+ * execution's events carries the Step Functions client.
+ */
+export function consoleMoveEndpoint(summary: string, view: (move: MoveRecord) => Promise<unknown>): Endpoint {
+  return defineEndpoint({ summary, access: "read", admin: "hidden", params: z.object(moveParams) }, async ({ c, params }) => {
+    const move = await consoleMove(params);
+    pollEvery(c, !isTerminal(move.state));
+    return view(move);
+  });
 }

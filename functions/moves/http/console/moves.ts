@@ -4,10 +4,11 @@ import { lambda } from "../../../platform/http/lambda.js";
 import { paramError } from "../../../platform/http/errors.js";
 import { positiveInt } from "../../../platform/http/params.js";
 import { setKeysetLink } from "../../../platform/http/pagination.js";
-import { isStorage } from "../../domain/policy.js";
-import { bulkMoves, isMoveState, listMovesPage, movableKinds, throughput } from "../../domain/console-moves.js";
+import { isStorage, movableKinds } from "../../domain/policy.js";
+import { isTerminal } from "../../domain/records.js";
+import { bulkMoves, isMoveState, listMovesPage, throughput } from "../../domain/console-moves.js";
 import type { MoveKind } from "../../keys.js";
-import { assertAdmin, pollEvery } from "./admin.js";
+import { pollEvery } from "./admin.js";
 
 /**
  * `GET /admin/storage_moves.json?type&state&storage&cursor&per_page` (the console's moves page):
@@ -19,6 +20,7 @@ export const endpoint = defineEndpoint(
   {
     summary: "Storage moves, storage-wide moves' progress and throughput (console JSON)",
     access: "read",
+    admin: "hidden",
     query: z.object({
       type: z.optional(z.string().check(z.maxLength(20))),
       state: z.optional(z.string().check(z.maxLength(20))),
@@ -27,8 +29,7 @@ export const endpoint = defineEndpoint(
       per_page: z.optional(positiveInt()),
     }),
   },
-  async ({ c, principal, query }) => {
-    assertAdmin(principal);
+  async ({ c, query }) => {
     const kinds = movableKinds();
     if (query.type && !kinds.includes(query.type as MoveKind)) throw paramError("type does not have a valid value");
     if (query.state && !isMoveState(query.state)) throw paramError("state does not have a valid value");
@@ -40,7 +41,7 @@ export const endpoint = defineEndpoint(
       throughput(),
     ]);
     setKeysetLink(c, page.next ? { cursor: page.next } : undefined);
-    const running = bulk.some((b) => b.running) || page.moves.some((m) => !["finished", "failed", "cleanup failed"].includes(m.state));
+    const running = bulk.some((b) => b.running) || page.moves.some((m) => !isTerminal(m.state));
     pollEvery(c, running);
     return { moves: page.moves, pagination: page.next ? { next: { cursor: page.next } } : {}, bulk_moves: bulk, throughput: rate };
   },

@@ -6,7 +6,7 @@
  * listed in words under the drawing. Polled while the move runs.
  */
 export const MOVE_JS = String.raw`
-import { $, el, request, messageOf, show, announce, when } from "/-/assets/common.js";
+import { $, el, request, messageOf, show, announce, when, poller } from "/-/assets/common.js";
 import { durationText, patch, setText, field, TERMINAL } from "./console.js";
 
 const type = document.body.dataset.type;
@@ -68,7 +68,7 @@ async function load() {
     setText(field(row, "detail"), t.detail || "");
   });
   mark(path);
-  setText($("#events-note"), x.error ? "The execution's events could not be read: " + x.error : !x.arn ? "Not started yet: no execution." : (x.shared ? "This execution runs other moves too: listed are its own events and those of the states that carried this move. " : "") + (x.complete ? "" : "Only the first events were read."));
+  setText($("#events-note"), x.error ? "The execution's events could not be read: " + x.error : !x.arn ? "Not started yet: no execution." : x.shared && !x.events.length ? "Its batch has not started: the storage-wide move's execution has no events of this move yet." : (x.shared ? "This execution runs other moves too: listed are its own events and those of the states that carried this move. " : "") + (x.complete ? "" : "Only the latest events were read."));
   patch($("#events"), x.events, (e) => e.id, () => el("tr", {}, el("td", { class: "num", "data-f": "id" }), el("td", {}, el("time", { "data-f": "at" })), el("td", { "data-f": "type" }), el("td", { "data-f": "state" }), el("td", { "data-f": "detail" })), (row, e) => {
     setText(field(row, "id"), e.id);
     setText(field(row, "at"), e.timestamp ? when(e.timestamp) : "");
@@ -81,9 +81,5 @@ async function load() {
   return TERMINAL.includes(m.state) ? 0 : r.poll;
 }
 
-async function tick() {
-  const wait = await load();
-  if (wait > 0) setTimeout(() => (document.hidden ? setTimeout(tick, 1000) : tick()), wait);
-}
-tick();
+poller(load).start();
 `;

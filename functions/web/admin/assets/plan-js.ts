@@ -81,7 +81,9 @@ $("#rebalance-run").addEventListener("click", async () => {
     if (!r.ok) { tally.skipped++; log("skipped " + m.kind + " " + m.id + ": " + messageOf(r)); return; }
     for (;;) {
       const now = await request("GET", "/api/v4/" + m.kind + "_repository_storage_moves/" + r.data.id);
-      if (now.ok && TERMINAL.includes(now.data.state)) {
+      // A move that can no longer be read (gone, or the session ended) is not followed forever: counted failed.
+      if (!now.ok) { tally.failed++; log(m.kind + " " + m.id + " → " + m.to + ": move " + r.data.id + " could not be read: " + messageOf(now)); return; }
+      if (TERMINAL.includes(now.data.state)) {
         if (now.data.state === "finished") tally.finished++; else tally.failed++;
         log(m.kind + " " + m.id + " → " + m.to + ": move " + now.data.id + " " + now.data.state + (now.data.error_message ? " (" + now.data.error_message + ")" : ""));
         return;

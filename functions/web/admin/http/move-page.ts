@@ -27,17 +27,20 @@ function stateMachine(): string {
  * it from `…/details.json`, polling while the move runs.
  */
 export const endpoint = defineEndpoint(
-  { summary: "Storage move page (console)", access: "public", params: z.object({ type: z.string().check(z.maxLength(20)), id: positiveInt() }) },
+  // Type and id are read only after the refusal: anyone but an administrator is answered as every
+  // other console page answers them (sign in first, or the 404 page), whatever the address holds.
+  { summary: "Storage move page (console)", access: "public", params: z.object({ type: z.string(), id: z.string() }) },
   async ({ c, principal, params }) => {
     const refused = refusal(c, principal);
     if (refused || !principal) return refused;
-    const name = TYPE_NAMES[params.type];
+    const name = Object.hasOwn(TYPE_NAMES, params.type) ? TYPE_NAMES[params.type] : undefined;
     if (!name) return notFoundPage(c, principal);
-    const title = `${name} move ${params.id}`;
+    const id = z.parse(positiveInt(), params.id);
+    const title = `${name} move ${id}`;
     return consolePage(c, principal, {
       title,
       script: "move",
-      data: { type: params.type, id: String(params.id) },
+      data: { type: params.type, id: String(id) },
       body: `<h1 id="title">${escapeHtml(title)}</h1>
 <p id="announce" class="visually-hidden" aria-live="polite"></p>
 <p id="problem" class="flash error" role="alert" hidden></p>
