@@ -14,21 +14,15 @@ import { FULL_PROTECTION, type BranchProtection } from "./branch-protection.js";
 
 export type Weights = Record<string, number>;
 
-/** GitLab's default: `default` weighted 100, every other storage 0. */
-function defaultWeights(): Weights {
-  const names = storageNames();
-  const weights = Object.fromEntries(names.map((n) => [n, n === "default" ? 100 : 0]));
-  // An instance without a storage called `default` would otherwise be unable to create anything.
-  if (!names.includes("default") && names[0]) weights[names[0]] = 100;
-  return weights;
-}
-
 export async function storageWeights(): Promise<Weights> {
   const item = await getItem<{ repository_storages_weighted?: Weights }>(settingsKey.pk, settingsKey.sk);
   const stored = item?.repository_storages_weighted ?? {};
   const names = storageNames();
-  // Only configured storages count (a storage removed from the config loses its weight).
-  return { ...defaultWeights(), ...Object.fromEntries(Object.entries(stored).filter(([k]) => names.includes(k))) };
+  // GitLab's default: `default` weighted 100, every other storage 0 (an instance without a storage
+  // called `default` weights its first, or it could create nothing). Only configured storages count:
+  // a storage removed from the config loses its weight.
+  const first = names.includes("default") ? "default" : names[0];
+  return Object.fromEntries(names.map((n) => [n, Object.hasOwn(stored, n) ? stored[n]! : n === first ? 100 : 0]));
 }
 
 export async function saveStorageWeights(weights: Weights): Promise<Weights> {
