@@ -7,7 +7,7 @@
  */
 import { createHash, randomBytes } from "node:crypto";
 import { getItem, isConditionFailure, nextId, pad, putItem, queryPage, updateItem, GSI1, GSI2 } from "../../platform/db/table.js";
-import { allTokensIndex, tokenKey, tokensOfUserIndex } from "./keys.js";
+import { allTokensIndex, tokenKey, tokensOfUserIndex, userActivityItem } from "./keys.js";
 import { forgetCachedToken } from "./principal-cache.js";
 import { isOutOfSpace } from "../../platform/out-of-space.js";
 
@@ -98,20 +98,21 @@ export const LAST_USED_THROTTLE_MS = 10 * 60 * 1000;
 /**
  * Records a use of the token unless one was recorded within the throttle window: one conditional
  * write at most per window, however many requests (and processes) use the token meanwhile. The
- * newest `lastUsedAt` of a user's tokens is the user's last activity (`user-activity.ts`).
+ * newest `lastUsedAt` of a user's tokens is the user's last activity (`user-activity.ts`); a token's
+ * first use of a day also notes the day on the user's activity item, which `GET /user/activities`
+ * Queries by day.
  */
 export async function recordTokenUse(record: TokenRecord, now = new Date()): Promise<void> {
   const since = new Date(now.getTime() - LAST_USED_THROTTLE_MS).toISOString();
-  if (record.lastUsedAt && record.lastUsedAt > since) return;
+  const last = record.lastUsedAt ?? "";
+  if (last > since) return;
   const at = now.toISOString();
+  const day = at.slice(0, 10);
   try {
-    await updateItem({
-      ...tokenKey(record.hash),
-      update: "SET lastUsedAt = :at",
-      condition: "attribute_exists(pk) AND (attribute_not_exists(lastUsedAt) OR lastUsedAt = :null OR lastUsedAt <= :since)",
-      values: { ":at": at, ":since": since, ":null": null },
-    });
+    // A missing or null `lastUsedAt` compares false, so NOT lets it through.
+    await updateItem({ ...tokenKey(record.hash), update: "SET lastUsedAt = :at", condition: "attribute_exists(pk) AND NOT lastUsedAt > :since", values: { ":at": at, ":since": since } });
     record.lastUsedAt = at;
+    if (last < day) await putItem(userActivityItem(record.userId, day));
   } catch (err) {
     // Another request recorded it first; or the disk is full, where a read must still be served
     // and the request that makes room (a deletion) must not fail on this note before it starts.
