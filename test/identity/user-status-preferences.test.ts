@@ -93,6 +93,22 @@ describe("GET /user/activities", () => {
     expect((await api("GET", `/api/v4/user/activities?from=${tomorrow}`, { token: adminToken() })).body).toEqual([]);
     expect(await api("GET", "/api/v4/user/activities?from=yesterday", { token: adminToken() })).toMatchObject({ status: 400 });
   });
+
+  it("takes a time's UTC day: tomorrow 01:00 at +05:00 is today", async () => {
+    const u = await newUser();
+    await api("GET", "/api/v4/user", { token: u.token });
+    const today = new Date().toISOString().slice(0, 10);
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+    const names: string[] = [];
+    for (let page = 1; ; page++) {
+      const res = await api("GET", `/api/v4/user/activities?from=${tomorrow}T01:00:00%2B05:00&per_page=100&page=${page}`, { token: adminToken() });
+      expect(res.status).toBe(200);
+      for (const a of res.body) expect(a.last_activity_on).toBe(today);
+      names.push(...res.body.map((a: { username: string }) => a.username));
+      if (!res.headers.get("x-next-page")) break;
+    }
+    expect(names).toContain(u.username);
+  });
 });
 
 describe("GET /user/activities, a Query of the day range", () => {

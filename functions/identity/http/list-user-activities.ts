@@ -1,7 +1,7 @@
 import * as z from "zod/mini";
 import { defineEndpoint } from "../../platform/http/endpoint.js";
 import { lambda } from "../../platform/http/lambda.js";
-import { pageQuery } from "../../platform/http/params.js";
+import { dateTime, dateTimeToIso, pageQuery } from "../../platform/http/params.js";
 import { pageRequest, setPageHeaders } from "../../platform/http/pagination.js";
 import { activeUsers } from "../domain/user-activity.js";
 
@@ -10,7 +10,7 @@ const sixMonthsAgo = (now = new Date()) => new Date(Date.UTC(now.getUTCFullYear(
 
 /**
  * GitLab's `GET /user/activities`: each user's last activity day on or after `from` (a date or a
- * time, its day counts; default six months ago), oldest first; `X-Total` on the last page (the
+ * time, its UTC day counts; default six months ago), oldest first; `X-Total` on the last page (the
  * range is read only as far as the page). A user's activity is its tokens' last use, noted on the
  * user's activity item on a token's first use of a day (`user-activity.ts`). Administrators see every user, others the users
  * without a private profile.
@@ -19,12 +19,12 @@ export const endpoint = defineEndpoint(
   {
     summary: "List users' last activity",
     access: "read_user",
-    query: z.object({ ...pageQuery, from: z.optional(z.union([z.iso.date(), z.iso.datetime({ offset: true, local: true })])) }),
+    query: z.object({ ...pageQuery, from: z.optional(dateTime()) }),
   },
   async ({ c, principal, query }) => {
     const page = pageRequest(query);
     const visible = (u: { privateProfile?: boolean }) => principal.user.admin || !u.privateProfile;
-    const { rows, hasMore } = await activeUsers(query.from?.slice(0, 10) ?? sixMonthsAgo(), page.offset, page.perPage, visible);
+    const { rows, hasMore } = await activeUsers(dateTimeToIso(query.from)?.slice(0, 10) ?? sixMonthsAgo(), page.offset, page.perPage, visible);
     setPageHeaders(c, page, hasMore, undefined, rows.length);
     return rows.map((r) => ({ username: r.user.username, last_activity_on: r.day, last_activity_at: r.day }));
   },
