@@ -6,7 +6,7 @@
  * part of this service: such a token opens nothing here).
  */
 import { createHash, randomBytes } from "node:crypto";
-import { getItem, isConditionFailure, nextId, pad, putItem, queryPage, updateItem, GSI1, GSI2 } from "../../platform/db/table.js";
+import { getItem, isConditionFailure, nextId, pad, putItem, queryPage, updateItem, GSI1, GSI2, type Item } from "../../platform/db/table.js";
 import { allTokensIndex, tokenKey, tokensOfUserIndex, userActivityItem } from "./keys.js";
 import { forgetCachedToken } from "./principal-cache.js";
 import { isOutOfSpace } from "../../platform/out-of-space.js";
@@ -50,7 +50,7 @@ export function generateToken(): string {
   return out;
 }
 
-export async function issueToken(input: {
+export interface NewToken {
   userId: number;
   name: string;
   scopes: Scope[];
@@ -58,8 +58,20 @@ export async function issueToken(input: {
   /** A caller-chosen secret (bootstrap only); otherwise one is generated. */
   plain?: string;
   impersonation?: boolean;
-  description?: string;
-}): Promise<{ record: TokenRecord; token: string }> {
+  description?: string | null;
+  /** The token a rotation replaces (`token-rotation.ts`). */
+  previousTokenId?: number;
+}
+
+/**
+ * Issues a token: its record and the item that stores it (keyed by hash, listed by user and by id),
+ * built here only. `write` stores the item: a conditional put, or for a rotation the transaction that
+ * also revokes the token it replaces.
+ */
+export async function issueToken(
+  input: NewToken,
+  write: (item: Item & TokenRecord) => Promise<unknown> = (item) => putItem(item, { expression: "attribute_not_exists(pk)" }),
+): Promise<{ record: TokenRecord; token: string }> {
   const token = input.plain ?? generateToken();
   const id = await nextId("tokens");
   const record: TokenRecord = {
@@ -71,13 +83,11 @@ export async function issueToken(input: {
     revoked: false,
     createdAt: new Date().toISOString(),
     hash: hashToken(token),
+    previousTokenId: input.previousTokenId,
     ...(input.impersonation ? { impersonation: true } : {}),
     ...(input.description ? { description: input.description } : {}),
   };
-  await putItem(
-    { ...tokenKey(record.hash), ...tokensOfUserIndex(input.userId, id), ...allTokensIndex(id), type: "token", nameLower: record.name.toLowerCase(), ...record },
-    { expression: "attribute_not_exists(pk)" },
-  );
+  await write({ ...tokenKey(record.hash), ...tokensOfUserIndex(input.userId, id), ...allTokensIndex(id), type: "token", nameLower: record.name.toLowerCase(), ...record });
   return { record, token };
 }
 
