@@ -83,9 +83,10 @@ export async function issueToken(
     revoked: false,
     createdAt: new Date().toISOString(),
     hash: hashToken(token),
+    // Absent rather than false or empty: the item leaves out undefined values.
     previousTokenId: input.previousTokenId,
-    ...(input.impersonation ? { impersonation: true } : {}),
-    ...(input.description ? { description: input.description } : {}),
+    impersonation: input.impersonation || undefined,
+    description: input.description || undefined,
   };
   await write({ ...tokenKey(record.hash), ...tokensOfUserIndex(input.userId, id), ...allTokensIndex(id), type: "token", nameLower: record.name.toLowerCase(), ...record });
   return { record, token };
