@@ -6,6 +6,8 @@
 import { DeleteMessageBatchCommand, ReceiveMessageCommand, type Message, type SQSClient } from "@aws-sdk/client-sqs";
 import type { SQSEvent, SQSBatchResponse, Context } from "aws-lambda";
 import { log, describeError } from "../functions/platform/log.js";
+import type { QueueBatching } from "../functions/route-spec.js";
+import { INVOCATION_PAYLOAD_BYTES } from "../stacks/plan.js";
 
 type QueueHandler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse | void>;
 
@@ -24,24 +26,20 @@ export interface Poller {
 }
 
 /**
- * A batch gathered as the Lambda event source gathers one: from the first message, receives of 10
- * (SQS's maximum) until `size` messages, the invocation payload limit, or the end of the batching
- * window; a window of 0 hands over what one receive brought.
+ * A batch is gathered as the Lambda event source gathers one (`QueueBatching`): from the first
+ * message, receives of 10 (SQS's maximum) until `size` messages, the invocation payload limit, or the
+ * end of the batching window; a window of 0 hands over what one receive brought.
  */
-export interface Batching {
-  size: number;
-  windowSeconds: number;
-}
-const ONE_AT_A_TIME: Batching = { size: 10, windowSeconds: 0 };
+const ONE_AT_A_TIME: QueueBatching = { size: 10, windowSeconds: 0 };
 
 export function pollQueue(
   sqs: SQSClient,
-  opts: { name: string; queueUrl: string; queueArn: string; handler: QueueHandler; waitSeconds?: number; batching?: Batching; payloadBytes?: number },
+  opts: { name: string; queueUrl: string; queueArn: string; handler: QueueHandler; waitSeconds?: number; batching?: QueueBatching; payloadBytes?: number },
 ): Poller {
   let stopping = false;
   let emptyWaiters: Array<() => void> = [];
   const batching = opts.batching ?? ONE_AT_A_TIME;
-  const payloadBytes = opts.payloadBytes ?? 6 * 1024 * 1024;
+  const payloadBytes = opts.payloadBytes ?? INVOCATION_PAYLOAD_BYTES;
   const receive = (waitSeconds: number) =>
     sqs.send(
       new ReceiveMessageCommand({

@@ -3,11 +3,13 @@
  * background workers that run jobs one batch at a time (hook deliveries, storage-move steps, group
  * deletions) add what a batch ran to one counter item, as Sidekiq counts every run of a job, retries
  * included. One write per batch, never per event; a write that fails is logged and the work goes on.
+ * The item has a key of its own (`keys.ts`), apart from the `COUNT#<name>` counts of `db/table.ts`.
  */
 import { updateItem } from "./db/table.js";
 import { describeError, log } from "./log.js";
+import { JOB_STATS_KEY } from "./keys.js";
 
-export const JOB_STATS_KEY = { pk: "COUNT#jobs", sk: "COUNT" } as const;
+export { JOB_STATS_KEY };
 
 export async function countJobs(processed: number, failed = 0): Promise<void> {
   if (processed <= 0 && failed <= 0) return;

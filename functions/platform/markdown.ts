@@ -10,6 +10,7 @@
 import { Marked } from "marked";
 import xssExports from "xss";
 import type * as XssModule from "xss";
+import { escapeHtml } from "./escape-html.js";
 
 // xss is CommonJS: Node's ESM loader offers its exports whole as the default import only.
 const xss = xssExports as unknown as typeof XssModule;
@@ -72,7 +73,5 @@ export function renderMarkdown(text: string): string {
   return sanitizer.process(markdown.parse(text) as string).trimEnd();
 }
 
-const escapeText = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
-
 /** A wiki page's content as HTML: Markdown rendered; another format, which has no renderer here, as its escaped text. */
-export const renderWikiContent = (format: string, content: string) => (format === "markdown" ? renderMarkdown(content) : `<pre>${escapeText(content)}</pre>`);
+export const renderWikiContent = (format: string, content: string) => (format === "markdown" ? renderMarkdown(content) : `<pre>${escapeHtml(content)}</pre>`);

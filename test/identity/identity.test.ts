@@ -3,6 +3,12 @@ import { request as httpRequest } from "node:http";
 import { api, adminToken, baseUrl, newUser, unique } from "../support/api.js";
 import { findToken, hashToken } from "../../functions/identity/domain/tokens.js";
 import { getItem } from "../../functions/platform/db/table.js";
+import type { AttributeValue } from "@aws-sdk/client-dynamodb";
+import { dynamo } from "../../functions/platform/aws.js";
+import { createApp } from "../../functions/platform/http/app.js";
+import { mountEndpoint } from "../../functions/platform/http/lambda.js";
+import * as getSettings from "../../functions/identity/http/get-settings.js";
+import * as updateSettings from "../../functions/identity/http/update-settings.js";
 
 describe("authentication", () => {
   it("accepts Private-Token in any case, Bearer, and private_token", async () => {
@@ -191,6 +197,46 @@ describe("application settings", () => {
     } finally {
       await put({ default_projects_limit: before.default_projects_limit, signup_enabled: before.signup_enabled });
     }
+  });
+});
+
+describe("application settings, read once a request", () => {
+  /** The settings routes served in this process, and how many times each request reads the settings item. */
+  async function settingsReads(method: "GET" | "PUT", body?: unknown): Promise<{ status: number; reads: number; body: any }> {
+    const app = createApp();
+    mountEndpoint(app, "GET", "/api/v4/application/settings", getSettings.endpoint);
+    mountEndpoint(app, "PUT", "/api/v4/application/settings", updateSettings.endpoint);
+    let reads = 0;
+    const name = `settingsReadCounter${Math.random()}`;
+    const isSettings = (k: Record<string, AttributeValue> | undefined) => k?.pk?.S === "SETTINGS" && k?.sk?.S === "APPLICATION";
+    dynamo().middlewareStack.add(
+      (next, context) => async (args) => {
+        const input = args.input as Record<string, any>;
+        if (context.commandName === "GetItemCommand" && isSettings(input.Key)) reads++;
+        return next(args);
+      },
+      { step: "initialize", name },
+    );
+    try {
+      // The throttle's own read of the item (cached per process) is done before counting.
+      await app.fetch(new Request("http://127.0.0.1/api/v4/application/settings", { headers: { "private-token": adminToken() } }));
+      reads = 0;
+      const res = await app.fetch(
+        new Request("http://127.0.0.1/api/v4/application/settings", { method, headers: { "private-token": adminToken(), "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) }),
+      );
+      return { status: res.status, reads, body: await res.json() };
+    } finally {
+      dynamo().middlewareStack.remove(name);
+    }
+  }
+
+  it("GET reads the item once for every setting it shows; PUT reads it once and shows what its saves left", async () => {
+    const got = await settingsReads("GET");
+    expect(got).toMatchObject({ status: 200, reads: 1 });
+    expect(got.body).toMatchObject({ repository_storages_weighted: expect.any(Object), throttle_authenticated_api_enabled: expect.any(Boolean), default_branch_protection: expect.any(Number) });
+    const put = await settingsReads("PUT", { default_projects_limit: got.body.default_projects_limit, signup_enabled: got.body.signup_enabled });
+    expect(put).toMatchObject({ status: 200, reads: 1 });
+    expect(put.body).toEqual(got.body);
   });
 });
 

@@ -4,6 +4,9 @@
  */
 import { describe, it, expect } from "vitest";
 import { api, adminToken, newUser } from "../support/api.js";
+import { updateItem } from "../../functions/platform/db/table.js";
+import { tokenKey } from "../../functions/identity/domain/keys.js";
+import { hashToken } from "../../functions/identity/domain/tokens.js";
 
 const inDays = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
 
@@ -27,6 +30,18 @@ describe("POST /personal_access_tokens/:id/rotate", () => {
     expect((await api("GET", `/api/v4/personal_access_tokens/${old.id}`, { token: u.token })).body).toMatchObject({ revoked: true, active: false });
     // Rotating a revoked token is GitLab's 400.
     expect(await api("POST", `/api/v4/personal_access_tokens/${old.id}/rotate`, { token: u.token })).toMatchObject({ status: 400, body: { message: "400 Bad request - token already revoked" } });
+  });
+
+  it("issues the successor as any token is issued: a scope listed twice (older data) once", async () => {
+    const u = await newUser();
+    const old = await tokenOf(u.id, ["api"]);
+    await updateItem({ ...tokenKey(hashToken(old.token)), update: "SET scopes = :s", values: { ":s": ["api", "read_user", "api"] } });
+    const res = await api("POST", `/api/v4/personal_access_tokens/${old.id}/rotate`, { token: u.token });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.scopes).toEqual(["api", "read_user"]);
+    // Someone else's token is GitLab's 401 for its owner's peers, 404 for an administrator when unknown.
+    expect((await api("POST", `/api/v4/personal_access_tokens/${res.body.id}/rotate`, { token: (await newUser()).token })).status).toBe(401);
+    expect((await api("POST", "/api/v4/personal_access_tokens/999999999/rotate", { token: adminToken() })).status).toBe(404);
   });
 
   it("takes expires_at within the maximum lifetime", async () => {

@@ -4,6 +4,8 @@
 import { describe, it, expect } from "vitest";
 import { api, adminToken, newUser } from "../support/api.js";
 import { addMember, newGroup, newProject } from "../hosting/support.js";
+import { docQuery } from "../../functions/platform/db/document.js";
+import { resources } from "../../functions/platform/resources.js";
 
 const EMPTY = { emoji: null, availability: null, message: null, message_html: null, clear_status_at: null };
 
@@ -90,6 +92,62 @@ describe("GET /user/activities", () => {
     const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
     expect((await api("GET", `/api/v4/user/activities?from=${tomorrow}`, { token: adminToken() })).body).toEqual([]);
     expect(await api("GET", "/api/v4/user/activities?from=yesterday", { token: adminToken() })).toMatchObject({ status: 400 });
+  });
+
+  it("takes a time's UTC day: tomorrow 01:00 at +05:00 is today", async () => {
+    const u = await newUser();
+    await api("GET", "/api/v4/user", { token: u.token });
+    const today = new Date().toISOString().slice(0, 10);
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+    const names: string[] = [];
+    for (let page = 1; ; page++) {
+      const res = await api("GET", `/api/v4/user/activities?from=${tomorrow}T01:00:00%2B05:00&per_page=100&page=${page}`, { token: adminToken() });
+      expect(res.status).toBe(200);
+      for (const a of res.body) expect(a.last_activity_on).toBe(today);
+      names.push(...res.body.map((a: { username: string }) => a.username));
+      if (!res.headers.get("x-next-page")) break;
+    }
+    expect(names).toContain(u.username);
+  });
+});
+
+describe("GET /user/activities, a Query of the day range", () => {
+  it("finds the day a token's first use of it noted on the user, and small pages walk the range in order without repeats", async () => {
+    const [seen, hidden] = await Promise.all([newUser(), newUser()]);
+    const today = new Date().toISOString().slice(0, 10);
+    const noted = async (id: number) =>
+      (
+        await docQuery({
+          TableName: resources.mainTable(),
+          IndexName: "gsi1",
+          KeyConditionExpression: "gsi1pk = :pk AND gsi1sk = :sk",
+          ExpressionAttributeValues: { ":pk": "ACTIVE_USERS", ":sk": `${today}#${String(id).padStart(12, "0")}` },
+        })
+      ).Items ?? [];
+    expect(await noted(seen.id)).toEqual([]);
+    await api("PUT", `/api/v4/users/${hidden.id}`, { token: adminToken(), body: { private_profile: true } });
+    await api("GET", "/api/v4/user", { token: seen.token });
+    await api("GET", "/api/v4/user", { token: hidden.token });
+    expect(await noted(seen.id)).toHaveLength(1);
+    const walk = async (token: string) => {
+      const all: string[] = [];
+      for (let page = 1; ; page++) {
+        const res = await api("GET", `/api/v4/user/activities?from=${today}&per_page=3&page=${page}`, { token });
+        expect(res.status).toBe(200);
+        expect(res.body.length).toBeLessThanOrEqual(3);
+        all.push(...res.body.map((a: { username: string; last_activity_on: string }) => `${a.last_activity_on} ${a.username}`));
+        if (!res.headers.get("x-next-page")) return { all, total: res.headers.get("x-total") };
+      }
+    };
+    const admin = await walk(adminToken());
+    expect(new Set(admin.all).size).toBe(admin.all.length);
+    expect(admin.all).toEqual(expect.arrayContaining([`${today} ${seen.username}`, `${today} ${hidden.username}`]));
+    // The last page tells the total.
+    expect(Number(admin.total)).toBe(admin.all.length);
+    const user = await walk(seen.token);
+    expect(new Set(user.all).size).toBe(user.all.length);
+    expect(user.all).toContain(`${today} ${seen.username}`);
+    expect(user.all).not.toContain(`${today} ${hidden.username}`);
   });
 });
 

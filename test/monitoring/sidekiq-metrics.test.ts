@@ -4,16 +4,26 @@
  * SQS queues' backlogs; processed, failed, enqueued and dead jobs. On a runtime of its own whose
  * queue consumers are off, so messages stay where the test puts them.
  */
-import { describe, it, expect, beforeAll, afterAll } from "vitest";
+import { describe, it, expect, beforeAll, afterAll, vi } from "vitest";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ReceiveMessageCommand, SendMessageCommand, SQSClient } from "@aws-sdk/client-sqs";
 import { defaultLocalConfig, startRuntime, type Runtime } from "../../local/runtime.js";
 import { putItem, updateItem, deleteItem } from "../../functions/platform/db/table.js";
-import { pendingGroupDeletionKey } from "../../functions/hosting/domain/keys.js";
+import { PENDING_GROUP_DELETIONS, pendingGroupDeletionKey } from "../../functions/hosting/domain/keys.js";
+import { JOB_STATS_KEY } from "../../functions/platform/job-stats.js";
 import { requestAt } from "../support/api.js";
 import { QUEUE_BATCHING } from "../../functions/route-spec.js";
+import { dynamo } from "../../functions/platform/aws.js";
+import { sqsClient } from "../../functions/platform/aws-sqs.js";
+import { sfnClient } from "../../functions/platform/aws-sfn.js";
+import { createApp } from "../../functions/platform/http/app.js";
+import { mountEndpoint } from "../../functions/platform/http/lambda.js";
+import * as queueMetricsRoute from "../../functions/monitoring/http/queue-metrics.js";
+import * as jobStatsRoute from "../../functions/monitoring/http/job-stats.js";
+import * as processMetricsRoute from "../../functions/monitoring/http/process-metrics.js";
+import * as compoundMetricsRoute from "../../functions/monitoring/http/compound-metrics.js";
 
 let runtime: Runtime;
 let dataDir: string;
@@ -56,6 +66,44 @@ describe("the Sidekiq metrics API", () => {
     expect(compound.body.queues).toEqual(queueMetrics.body.queues);
     const head = await requestAt(runtime.baseUrl, "HEAD", "/api/v4/sidekiq/job_stats", { token });
     expect(head.status).toBe(200);
+  });
+
+  it("reads for each route only what it shows", async () => {
+    const app = createApp();
+    const routes = { queue_metrics: queueMetricsRoute, job_stats: jobStatsRoute, process_metrics: processMetricsRoute, compound_metrics: compoundMetricsRoute };
+    for (const [path, route] of Object.entries(routes)) mountEndpoint(app, "GET", `/api/v4/sidekiq/${path}`, route.endpoint);
+    const q = queues();
+    const names = new Map(Object.entries(q).map(([name, url]) => [url, name]));
+    const calls: string[] = [];
+    // The SQS client caches its middleware stack, so the count is taken at `send`.
+    const spies = [dynamo(), sqsClient(), sfnClient()].map((client) => {
+      const send = client.send.bind(client) as (command: any) => Promise<unknown>;
+      return vi.spyOn(client, "send").mockImplementation(((command: { constructor: { name: string }; input: Record<string, any> }) => {
+        const input = command.input;
+        const kind = command.constructor.name;
+        if (kind === "GetQueueAttributesCommand") calls.push(`attributes ${names.get(input.QueueUrl)}`);
+        else if (kind === "ListExecutionsCommand") calls.push("ListExecutions");
+        else if (kind === "QueryCommand" && input.ExpressionAttributeValues?.[":pk"]?.S === PENDING_GROUP_DELETIONS) calls.push("Query pending deletions");
+        else if (kind === "GetItemCommand" && input.Key?.pk?.S === JOB_STATS_KEY.pk) calls.push("GetItem counter");
+        return send(command);
+      }) as never);
+    });
+    const readsOf = async (path: string) => {
+      calls.length = 0;
+      const res = await app.fetch(new Request(`http://127.0.0.1/api/v4/sidekiq/${path}`, { headers: { "private-token": token } }));
+      expect(res.status).toBe(200);
+      return [...calls].sort();
+    };
+    try {
+      const main = ["attributes hookQueue", "attributes ingestQueue"];
+      const dead = ["attributes hookDlq", "attributes ingestDlq"];
+      expect(await readsOf("queue_metrics")).toEqual(main);
+      expect(await readsOf("job_stats")).toEqual([...main, ...dead, "GetItem counter"].sort());
+      expect(await readsOf("process_metrics")).toEqual([...main, "ListExecutions", "Query pending deletions"].sort());
+      expect(await readsOf("compound_metrics")).toEqual([...main, ...dead, "GetItem counter", "ListExecutions", "Query pending deletions"].sort());
+    } finally {
+      for (const spy of spies) spy.mockRestore();
+    }
   });
 
   it("is for administrators: anonymous 401, anyone else 403", async () => {

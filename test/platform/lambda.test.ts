@@ -100,6 +100,26 @@ describe("route modules as Lambda handlers", () => {
     expect(lines.join("")).not.toMatch(/secret-value/);
   });
 
+  it("does not name `name[]` lists, which routes read themselves (`skip_groups[]`), among the undeclared parameters", async () => {
+    const { handler, routeKey } = await handlerOf("GET", "/api/v4/groups");
+    const lines: string[] = [];
+    const write = process.stdout.write;
+    const level = process.env.LOG_LEVEL;
+    process.env.LOG_LEVEL = "debug";
+    process.stdout.write = ((chunk: string) => lines.push(String(chunk)) > 0) as typeof process.stdout.write;
+    let res: Awaited<ReturnType<Handler>>;
+    try {
+      res = await handler(apiGatewayEvent(routeKey, "/api/v4/groups", { headers: { "private-token": adminToken() }, query: "skip_groups%5B%5D=1&skip_groups%5B%5D=2&not_a_param=x" }), context);
+    } finally {
+      process.stdout.write = write;
+      if (level === undefined) delete process.env.LOG_LEVEL;
+      else process.env.LOG_LEVEL = level;
+    }
+    expect(res.statusCode).toBe(200);
+    const named = lines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.msg === "undeclared parameters dropped");
+    expect(named).toEqual([expect.objectContaining({ names: ["not_a_param"] })]);
+  });
+
   it("validates a JSON body the same way as the local server", async () => {
     const { handler, routeKey } = await handlerOf("POST", "/api/v4/groups");
     const res = await handler(

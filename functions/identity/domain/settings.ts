@@ -14,47 +14,58 @@ import { FULL_PROTECTION, type BranchProtection } from "./branch-protection.js";
 
 export type Weights = Record<string, number>;
 
-/** GitLab's default: `default` weighted 100, every other storage 0. */
-function defaultWeights(): Weights {
-  const names = storageNames();
-  const weights = Object.fromEntries(names.map((n) => [n, n === "default" ? 100 : 0]));
-  // An instance without a storage called `default` would otherwise be unable to create anything.
-  if (!names.includes("default") && names[0]) weights[names[0]] = 100;
-  return weights;
-}
-
-export async function storageWeights(): Promise<Weights> {
-  const item = await getItem<{ repository_storages_weighted?: Weights }>(settingsKey.pk, settingsKey.sk);
-  const stored = item?.repository_storages_weighted ?? {};
-  const names = storageNames();
-  // Only configured storages count (a storage removed from the config loses its weight).
-  return { ...defaultWeights(), ...Object.fromEntries(Object.entries(stored).filter(([k]) => names.includes(k))) };
-}
-
-export async function saveStorageWeights(weights: Weights): Promise<Weights> {
-  const merged = { ...(await storageWeights()), ...weights };
-  await updateItem({ ...settingsKey, update: "SET repository_storages_weighted = :w", values: { ":w": merged } });
-  return merged;
-}
-
-interface OutboundItem {
+/**
+ * The settings item as stored (GitLab's attribute names where it has them). A request reads it once
+ * (`readSettingsItem`) and each setting's view is a pure function of it; a save answers the item as
+ * it left it (`updateItem` returns it whole).
+ */
+export interface SettingsItem {
+  repository_storages_weighted?: Weights;
   allow_local_requests_from_web_hooks_and_services?: boolean;
   outbound_local_requests_whitelist?: string[];
+  default_projects_limit?: number;
+  signup_enabled?: boolean;
+  throttle?: StoredThrottle;
+  branchProtection?: BranchProtection;
 }
+
+export const readSettingsItem = () => getItem<SettingsItem>(settingsKey.pk, settingsKey.sk);
+
+const saveSettings = async (update: string, values: Record<string, unknown>) => (await updateItem({ ...settingsKey, update, values })) as SettingsItem;
+
+/**
+ * The storages' weights: GitLab's default is `default` weighted 100, every other storage 0 (an
+ * instance without a storage called `default` weights its first, or it could create nothing). Only
+ * configured storages count: a storage removed from the config loses its weight.
+ */
+export function weightsOf(item: SettingsItem | undefined): Weights {
+  const stored = item?.repository_storages_weighted ?? {};
+  const names = storageNames();
+  const first = names.includes("default") ? "default" : names[0];
+  return Object.fromEntries(names.map((n) => [n, Object.hasOwn(stored, n) ? stored[n]! : n === first ? 100 : 0]));
+}
+
+export const storageWeights = async (): Promise<Weights> => weightsOf(await readSettingsItem());
+
+/** Sets the weights given, the others kept as `item` (the settings as read) has them. */
+export const saveStorageWeights = (weights: Weights, item: SettingsItem | undefined) =>
+  saveSettings("SET repository_storages_weighted = :w", { ":w": { ...weightsOf(item), ...weights } });
 
 /** The outbound filter's settings (GitLab's defaults: local requests refused, empty allowlist). */
-export async function outboundPolicy(): Promise<OutboundPolicy> {
-  const item = await getItem<OutboundItem>(settingsKey.pk, settingsKey.sk);
-  return { allowLocal: item?.allow_local_requests_from_web_hooks_and_services ?? false, allowlist: item?.outbound_local_requests_whitelist ?? [] };
-}
+export const outboundPolicyOf = (item: SettingsItem | undefined): OutboundPolicy => ({
+  allowLocal: item?.allow_local_requests_from_web_hooks_and_services ?? false,
+  allowlist: item?.outbound_local_requests_whitelist ?? [],
+});
 
-export async function saveOutboundPolicy(change: Partial<OutboundPolicy>): Promise<OutboundPolicy> {
+export const outboundPolicy = async (): Promise<OutboundPolicy> => outboundPolicyOf(await readSettingsItem());
+
+/** Sets what `change` names; undefined when it names nothing. */
+export async function saveOutboundPolicy(change: Partial<OutboundPolicy>): Promise<SettingsItem | undefined> {
   const sets: string[] = [];
   const values: Record<string, unknown> = {};
   if (change.allowLocal !== undefined) (sets.push("allow_local_requests_from_web_hooks_and_services = :a"), (values[":a"] = change.allowLocal));
   if (change.allowlist !== undefined) (sets.push("outbound_local_requests_whitelist = :l"), (values[":l"] = [...change.allowlist]));
-  if (sets.length) await updateItem({ ...settingsKey, update: `SET ${sets.join(", ")}`, values });
-  return outboundPolicy();
+  return sets.length ? saveSettings(`SET ${sets.join(", ")}`, values) : undefined;
 }
 
 /**
@@ -68,23 +79,18 @@ export interface AccountSettings {
   signupEnabled: boolean;
 }
 
-interface AccountItem {
-  default_projects_limit?: number;
-  signup_enabled?: boolean;
-}
+export const accountSettingsOf = (item: SettingsItem | undefined): AccountSettings => ({
+  defaultProjectsLimit: item?.default_projects_limit ?? 100_000,
+  signupEnabled: item?.signup_enabled ?? false,
+});
 
-export async function accountSettings(): Promise<AccountSettings> {
-  const item = await getItem<AccountItem>(settingsKey.pk, settingsKey.sk);
-  return { defaultProjectsLimit: item?.default_projects_limit ?? 100_000, signupEnabled: item?.signup_enabled ?? false };
-}
-
-export async function saveAccountSettings(change: Partial<AccountSettings>): Promise<AccountSettings> {
+/** Sets what `change` names; undefined when it names nothing. */
+export async function saveAccountSettings(change: Partial<AccountSettings>): Promise<SettingsItem | undefined> {
   const sets: string[] = [];
   const values: Record<string, unknown> = {};
   if (change.defaultProjectsLimit !== undefined) (sets.push("default_projects_limit = :p"), (values[":p"] = change.defaultProjectsLimit));
   if (change.signupEnabled !== undefined) (sets.push("signup_enabled = :s"), (values[":s"] = change.signupEnabled));
-  if (sets.length) await updateItem({ ...settingsKey, update: `SET ${sets.join(", ")}`, values });
-  return accountSettings();
+  return sets.length ? saveSettings(`SET ${sets.join(", ")}`, values) : undefined;
 }
 
 /**
@@ -98,17 +104,19 @@ export interface ThrottleRule {
   periodInSeconds: number;
 }
 
-export async function throttleSettings(): Promise<ThrottleRule> {
-  const stored = (await getItem<{ throttle?: StoredThrottle }>(settingsKey.pk, settingsKey.sk))?.throttle;
-  return { enabled: stored?.enabled ?? false, requestsPerPeriod: stored?.limit ?? 7200, periodInSeconds: stored?.period ?? 3600 };
-}
+export const throttleRuleOf = (item: SettingsItem | undefined): ThrottleRule => ({
+  enabled: item?.throttle?.enabled ?? false,
+  requestsPerPeriod: item?.throttle?.limit ?? 7200,
+  periodInSeconds: item?.throttle?.period ?? 3600,
+});
 
-export async function saveThrottleSettings(change: Partial<ThrottleRule>): Promise<ThrottleRule> {
-  const rule = { ...(await throttleSettings()), ...Object.fromEntries(Object.entries(change).filter(([, v]) => v !== undefined)) };
+/** Sets what `change` names, the rest kept as `item` (the settings as read) has it. */
+export async function saveThrottleSettings(change: Partial<ThrottleRule>, item: SettingsItem | undefined): Promise<SettingsItem> {
+  const rule = { ...throttleRuleOf(item), ...Object.fromEntries(Object.entries(change).filter(([, v]) => v !== undefined)) };
   const stored: StoredThrottle = { enabled: rule.enabled, limit: rule.requestsPerPeriod, period: rule.periodInSeconds };
-  await updateItem({ ...settingsKey, update: "SET throttle = :t", values: { ":t": stored } });
+  const saved = await saveSettings("SET throttle = :t", { ":t": stored });
   forgetThrottleSettings();
-  return rule;
+  return saved;
 }
 
 /**
@@ -116,14 +124,11 @@ export async function saveThrottleSettings(change: Partial<ThrottleRule>): Promi
  * branch gets unless its group says otherwise. Stored as `branchProtection`, the attribute a group
  * item keeps its own in too, so a project's creation reads both in one batch (`protected-refs.ts`).
  */
-export async function branchProtectionSetting(): Promise<BranchProtection> {
-  return (await getItem<{ branchProtection?: BranchProtection }>(settingsKey.pk, settingsKey.sk))?.branchProtection ?? FULL_PROTECTION;
-}
+export const branchProtectionOf = (item: SettingsItem | undefined): BranchProtection => item?.branchProtection ?? FULL_PROTECTION;
 
-export async function saveBranchProtection(p: BranchProtection): Promise<BranchProtection> {
-  await updateItem({ ...settingsKey, update: "SET branchProtection = :p", values: { ":p": p } });
-  return p;
-}
+export const branchProtectionSetting = async (): Promise<BranchProtection> => branchProtectionOf(await readSettingsItem());
+
+export const saveBranchProtection = (p: BranchProtection) => saveSettings("SET branchProtection = :p", { ":p": p });
 
 /**
  * `max_by { rand ** (1/w) }`: P(storage) = w / Σw. `exclude` removes candidates (a move never picks
@@ -144,5 +149,5 @@ export function pickWeighted(weights: Weights, exclude: string[] = [], random = 
 }
 
 export async function pickStorage(exclude: string[] = []): Promise<string | undefined> {
-  return pickWeighted(await storageWeights(), exclude);
+  return pickWeighted(weightsOf(await readSettingsItem()), exclude);
 }

@@ -6,54 +6,38 @@
  * of a family presented to a rotation endpoint is taken as a leak (GitLab's automatic reuse
  * detection): the family's active token is revoked too.
  */
-import { isConditionFailure, nextId, transact } from "../../platform/db/table.js";
-import { allTokensIndex, tokenKey, tokensOfUserIndex } from "./keys.js";
+import { isConditionFailure, transact } from "../../platform/db/table.js";
+import { tokenKey } from "./keys.js";
 import { forgetCachedToken } from "./principal-cache.js";
-import { findToken, findTokenById, generateToken, hashToken, revokeToken, type TokenRecord } from "./tokens.js";
+import { findToken, findTokenById, issueToken, revokeToken, type TokenRecord } from "./tokens.js";
 
 /** GitLab's default lifetime of a rotated token without `expires_at`. */
 export const ROTATED_LIFETIME_DAYS = 7;
 
 /** The new token, or undefined when the old one was revoked meanwhile (another rotation won). */
 export async function rotateToken(old: TokenRecord, expiresAt: string): Promise<{ record: TokenRecord; token: string } | undefined> {
-  const token = generateToken();
-  const record: TokenRecord = {
-    id: await nextId("tokens"),
-    userId: old.userId,
-    name: old.name,
-    scopes: old.scopes,
-    expiresAt,
-    revoked: false,
-    createdAt: new Date().toISOString(),
-    hash: hashToken(token),
-    previousTokenId: old.id,
-    ...(old.impersonation ? { impersonation: true } : {}),
-    ...(old.description ? { description: old.description } : {}),
-  };
+  const input = { userId: old.userId, name: old.name, scopes: old.scopes, expiresAt, previousTokenId: old.id, impersonation: old.impersonation, description: old.description };
+  let issued: { record: TokenRecord; token: string };
   try {
-    await transact([
-      {
-        Update: {
-          Key: tokenKey(old.hash),
-          UpdateExpression: "SET revoked = :t, nextTokenId = :next",
-          ConditionExpression: "attribute_exists(pk) AND revoked = :f",
-          ExpressionAttributeValues: { ":t": true, ":f": false, ":next": record.id },
+    issued = await issueToken(input, (item) =>
+      transact([
+        {
+          Update: {
+            Key: tokenKey(old.hash),
+            UpdateExpression: "SET revoked = :t, nextTokenId = :next",
+            ConditionExpression: "attribute_exists(pk) AND revoked = :f",
+            ExpressionAttributeValues: { ":t": true, ":f": false, ":next": item.id },
+          },
         },
-      },
-      {
-        Put: {
-          // The item `issueToken` writes.
-          Item: { ...tokenKey(record.hash), ...tokensOfUserIndex(record.userId, record.id), ...allTokensIndex(record.id), type: "token", nameLower: record.name.toLowerCase(), ...record },
-          ConditionExpression: "attribute_not_exists(pk)",
-        },
-      },
-    ]);
+        { Put: { Item: item, ConditionExpression: "attribute_not_exists(pk)" } },
+      ]),
+    );
   } catch (err) {
     if (isConditionFailure(err)) return undefined;
     throw err;
   }
   forgetCachedToken(old.hash);
-  return { record, token };
+  return issued;
 }
 
 /**

@@ -6,8 +6,8 @@
  * part of this service: such a token opens nothing here).
  */
 import { createHash, randomBytes } from "node:crypto";
-import { getItem, isConditionFailure, nextId, pad, putItem, queryPage, updateItem, GSI1, GSI2 } from "../../platform/db/table.js";
-import { allTokensIndex, tokenKey, tokensOfUserIndex } from "./keys.js";
+import { getItem, isConditionFailure, nextId, pad, putItem, queryPage, updateItem, GSI1, GSI2, type Item } from "../../platform/db/table.js";
+import { allTokensIndex, tokenKey, tokensOfUserIndex, userActivityItem } from "./keys.js";
 import { forgetCachedToken } from "./principal-cache.js";
 import { isOutOfSpace } from "../../platform/out-of-space.js";
 
@@ -50,7 +50,7 @@ export function generateToken(): string {
   return out;
 }
 
-export async function issueToken(input: {
+export interface NewToken {
   userId: number;
   name: string;
   scopes: Scope[];
@@ -58,8 +58,20 @@ export async function issueToken(input: {
   /** A caller-chosen secret (bootstrap only); otherwise one is generated. */
   plain?: string;
   impersonation?: boolean;
-  description?: string;
-}): Promise<{ record: TokenRecord; token: string }> {
+  description?: string | null;
+  /** The token a rotation replaces (`token-rotation.ts`). */
+  previousTokenId?: number;
+}
+
+/**
+ * Issues a token: its record and the item that stores it (keyed by hash, listed by user and by id),
+ * built here only. `write` stores the item: a conditional put, or for a rotation the transaction that
+ * also revokes the token it replaces.
+ */
+export async function issueToken(
+  input: NewToken,
+  write: (item: Item & TokenRecord) => Promise<unknown> = (item) => putItem(item, { expression: "attribute_not_exists(pk)" }),
+): Promise<{ record: TokenRecord; token: string }> {
   const token = input.plain ?? generateToken();
   const id = await nextId("tokens");
   const record: TokenRecord = {
@@ -71,13 +83,12 @@ export async function issueToken(input: {
     revoked: false,
     createdAt: new Date().toISOString(),
     hash: hashToken(token),
-    ...(input.impersonation ? { impersonation: true } : {}),
-    ...(input.description ? { description: input.description } : {}),
+    // Absent rather than false or empty: the item leaves out undefined values.
+    previousTokenId: input.previousTokenId,
+    impersonation: input.impersonation || undefined,
+    description: input.description || undefined,
   };
-  await putItem(
-    { ...tokenKey(record.hash), ...tokensOfUserIndex(input.userId, id), ...allTokensIndex(id), type: "token", nameLower: record.name.toLowerCase(), ...record },
-    { expression: "attribute_not_exists(pk)" },
-  );
+  await write({ ...tokenKey(record.hash), ...tokensOfUserIndex(input.userId, id), ...allTokensIndex(id), type: "token", nameLower: record.name.toLowerCase(), ...record });
   return { record, token };
 }
 
@@ -98,20 +109,21 @@ export const LAST_USED_THROTTLE_MS = 10 * 60 * 1000;
 /**
  * Records a use of the token unless one was recorded within the throttle window: one conditional
  * write at most per window, however many requests (and processes) use the token meanwhile. The
- * newest `lastUsedAt` of a user's tokens is the user's last activity (`user-activity.ts`).
+ * newest `lastUsedAt` of a user's tokens is the user's last activity (`user-activity.ts`); a token's
+ * first use of a day also notes the day on the user's activity item, which `GET /user/activities`
+ * Queries by day.
  */
 export async function recordTokenUse(record: TokenRecord, now = new Date()): Promise<void> {
   const since = new Date(now.getTime() - LAST_USED_THROTTLE_MS).toISOString();
-  if (record.lastUsedAt && record.lastUsedAt > since) return;
+  const last = record.lastUsedAt ?? "";
+  if (last > since) return;
   const at = now.toISOString();
+  const day = at.slice(0, 10);
   try {
-    await updateItem({
-      ...tokenKey(record.hash),
-      update: "SET lastUsedAt = :at",
-      condition: "attribute_exists(pk) AND (attribute_not_exists(lastUsedAt) OR lastUsedAt = :null OR lastUsedAt <= :since)",
-      values: { ":at": at, ":since": since, ":null": null },
-    });
+    // A missing or null `lastUsedAt` compares false, so NOT lets it through.
+    await updateItem({ ...tokenKey(record.hash), update: "SET lastUsedAt = :at", condition: "attribute_exists(pk) AND NOT lastUsedAt > :since", values: { ":at": at, ":since": since } });
     record.lastUsedAt = at;
+    if (last < day) await putItem(userActivityItem(record.userId, day));
   } catch (err) {
     // Another request recorded it first; or the disk is full, where a read must still be served
     // and the request that makes room (a deletion) must not fail on this note before it starts.

@@ -6,7 +6,7 @@
  */
 import { isConditionFailure, pad, queryAll, transact, updateItem, GSI1 } from "../../platform/db/table.js";
 import { ApiError, validationError } from "../../platform/http/errors.js";
-import { emailClaimKey, namespaceClaimKey, userKey, userPreferencesKey, userStatusKey } from "./keys.js";
+import { emailClaimKey, namespaceClaimKey, userActivityItem, userKey, userPreferencesKey, userStatusKey } from "./keys.js";
 import { forgetCachedUser } from "./principal-cache.js";
 import { findUser, toUser, type ProfileField, type User, type UserState } from "./users.js";
 import { deleteAvatar } from "./avatars.js";
@@ -102,6 +102,7 @@ export async function removeUserRecord(id: number): Promise<void> {
   await transact([
     { Delete: { Key: userKey(id) } },
     { Delete: { Key: userStatusKey(id) } },
+    { Delete: { Key: { pk: userActivityItem(id, "").pk, sk: userActivityItem(id, "").sk } } },
     { Delete: { Key: userPreferencesKey(id) } },
     { Delete: { Key: namespaceClaimKey(user.username) } },
     { Delete: { Key: emailClaimKey(user.email) } },

@@ -5,6 +5,7 @@
  */
 import { deleteItem, getItem, putItem } from "../../platform/db/table.js";
 import { userStatusKey } from "./keys.js";
+import { escapeHtml } from "../../platform/escape-html.js";
 
 export interface UserStatus {
   emoji: string | null;
@@ -50,9 +51,6 @@ export async function setStatus(userId: number, next: UserStatus): Promise<UserS
   await putItem({ ...userStatusKey(userId), type: "user-status", ...status });
   return status;
 }
-
-const ENTITIES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (ch) => ENTITIES[ch]!);
 
 /**
  * GitLab's `UserStatus` entity. `message_html` is the message as HTML: escaped text, since Markdown

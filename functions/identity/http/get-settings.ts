@@ -1,15 +1,18 @@
 import { defineEndpoint } from "../../platform/http/endpoint.js";
 import { lambda } from "../../platform/http/lambda.js";
-import type { OutboundPolicy } from "../../platform/outbound/policy.js";
-import { accountSettings, branchProtectionSetting, outboundPolicy, storageWeights, throttleSettings, type AccountSettings, type ThrottleRule } from "../domain/settings.js";
-import { levelOfProtection, protectionDefaults, type BranchProtection } from "../domain/branch-protection.js";
+import { accountSettingsOf, branchProtectionOf, outboundPolicyOf, readSettingsItem, throttleRuleOf, weightsOf, type SettingsItem } from "../domain/settings.js";
+import { levelOfProtection, protectionDefaults } from "../domain/branch-protection.js";
 
-export const endpoint = defineEndpoint({ summary: "Application settings (admin)", access: "read", admin: true }, async () =>
-  settingsView(await storageWeights(), await outboundPolicy(), await accountSettings(), await throttleSettings(), await branchProtectionSetting()),
-);
+export const endpoint = defineEndpoint({ summary: "Application settings (admin)", access: "read", admin: true }, async () => settingsView(await readSettingsItem()));
 export const handler = lambda(endpoint);
 
-export function settingsView(weights: Record<string, number>, outbound: OutboundPolicy, account: AccountSettings, throttle: ThrottleRule, protection: BranchProtection) {
+/** GitLab's settings entity, from the settings item as read (one read) or as a save left it. */
+export function settingsView(item: SettingsItem | undefined) {
+  const weights = weightsOf(item);
+  const outbound = outboundPolicyOf(item);
+  const account = accountSettingsOf(item);
+  const throttle = throttleRuleOf(item);
+  const protection = branchProtectionOf(item);
   return {
     default_projects_limit: account.defaultProjectsLimit,
     signup_enabled: account.signupEnabled,

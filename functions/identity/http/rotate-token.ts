@@ -1,7 +1,6 @@
 import { lambda } from "../../platform/http/lambda.js";
 import { ApiError, unauthorized } from "../../platform/http/errors.js";
-import { findTokenById } from "../domain/tokens.js";
-import { tokenIdParams } from "./token-by-id.js";
+import { tokenIdParams, visibleToken } from "./token-by-id.js";
 import { rotate, rotationEndpoint } from "./token-rotation.js";
 
 /**
@@ -9,8 +8,7 @@ import { rotate, rotationEndpoint } from "./token-rotation.js";
  * token is 401, an unknown one 404 for an administrator, as GitLab answers.
  */
 export const endpoint = rotationEndpoint({ summary: "Rotate a personal access token", access: "write", params: tokenIdParams }, async ({ principal, params, body }) => {
-  const token = await findTokenById(params.id);
-  if (!token || (!principal.user.admin && token.userId !== principal.user.id)) throw principal.user.admin ? new ApiError(404, { message: "404 Not Found" }) : unauthorized();
+  const token = await visibleToken(principal, params.id, () => (principal.user.admin ? new ApiError(404, { message: "404 Not Found" }) : unauthorized()));
   return rotate(token, body.expires_at);
 });
 export const handler = lambda(endpoint);

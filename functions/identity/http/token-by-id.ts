@@ -6,9 +6,12 @@ import { findTokenById, type TokenRecord } from "../domain/tokens.js";
 
 export const tokenIdParams = z.object({ id: positiveInt() });
 
-/** A token its owner or an administrator may see; GitLab answers 404 for any other. */
-export async function visibleToken(principal: Principal, id: number): Promise<TokenRecord> {
+/**
+ * A token its owner or an administrator may see; for any other (or none) the error `hidden` makes:
+ * GitLab's 404 unless the route answers otherwise.
+ */
+export async function visibleToken(principal: Principal, id: number, hidden: () => ApiError = () => new ApiError(404, { message: "404 Not Found" })): Promise<TokenRecord> {
   const token = await findTokenById(id);
-  if (!token || (!principal.user.admin && token.userId !== principal.user.id)) throw new ApiError(404, { message: "404 Not Found" });
+  if (!token || (!principal.user.admin && token.userId !== principal.user.id)) throw hidden();
   return token;
 }

@@ -6,16 +6,13 @@ import { storageNames } from "../../platform/config.js";
 import { paramError, validationError } from "../../platform/http/errors.js";
 import { parseAllowEntry } from "../../platform/outbound/policy.js";
 import {
-  accountSettings,
-  outboundPolicy,
+  branchProtectionOf,
+  readSettingsItem,
   saveAccountSettings,
+  saveBranchProtection,
   saveOutboundPolicy,
   saveStorageWeights,
   saveThrottleSettings,
-  storageWeights,
-  throttleSettings,
-  branchProtectionSetting,
-  saveBranchProtection,
   type ThrottleRule,
 } from "../domain/settings.js";
 import { chosenProtection } from "../domain/branch-protection.js";
@@ -91,14 +88,15 @@ export const endpoint = defineEndpoint(
     const throttles = throttleChange(body);
     const allowLocal = body.allow_local_requests_from_web_hooks_and_services;
     const account = { defaultProjectsLimit: body.default_projects_limit, signupEnabled: body.signup_enabled };
-    const protection = chosenProtection(await branchProtectionSetting(), body.default_branch_protection, body.default_branch_protection_defaults);
-    return settingsView(
-      Object.keys(weights).length ? await saveStorageWeights(weights) : await storageWeights(),
-      allowLocal !== undefined || list ? await saveOutboundPolicy({ allowLocal, allowlist: list?.map((e) => e.trim()) }) : await outboundPolicy(),
-      account.defaultProjectsLimit !== undefined || account.signupEnabled !== undefined ? await saveAccountSettings(account) : await accountSettings(),
-      throttles ? await saveThrottleSettings(throttles) : await throttleSettings(),
-      body.default_branch_protection !== undefined || body.default_branch_protection_defaults ? await saveBranchProtection(protection) : protection,
-    );
+    // The settings item is read once; each save answers it as it left it, and the last is shown.
+    let item = await readSettingsItem();
+    const protection = chosenProtection(branchProtectionOf(item), body.default_branch_protection, body.default_branch_protection_defaults);
+    if (Object.keys(weights).length) item = await saveStorageWeights(weights, item);
+    if (allowLocal !== undefined || list) item = (await saveOutboundPolicy({ allowLocal, allowlist: list?.map((e) => e.trim()) })) ?? item;
+    item = (await saveAccountSettings(account)) ?? item;
+    if (throttles) item = await saveThrottleSettings(throttles, item);
+    if (body.default_branch_protection !== undefined || body.default_branch_protection_defaults) item = await saveBranchProtection(protection);
+    return settingsView(item);
   },
 );
 export const handler = lambda(endpoint);

@@ -6,20 +6,12 @@
  * sign-up and so no "require admin approval" setting. Approve and reject therefore answer as GitLab
  * does for a user who is not pending approval (409).
  */
-import { defineEndpoint, type Endpoint } from "../../platform/http/endpoint.js";
-import { ApiError, conflict, notFound } from "../../platform/http/errors.js";
-import { findUser, type User } from "../domain/users.js";
+import type { Endpoint } from "../../platform/http/endpoint.js";
+import { ApiError, conflict } from "../../platform/http/errors.js";
+import type { User } from "../domain/users.js";
 import { changeState } from "../domain/user-admin.js";
 import { lastActivityOn } from "../domain/user-activity.js";
-import { userParams } from "./user-schemas.js";
-
-export function moderation(summary: string, act: (user: User) => Promise<unknown>): Endpoint {
-  return defineEndpoint({ summary, access: "write", admin: true, status: 201, params: userParams }, async ({ params }) => {
-    const user = await findUser(params.user_id);
-    if (!user) throw notFound("User");
-    return act(user);
-  });
-}
+import { userAction } from "./user-schemas.js";
 
 /** GitLab's `blocked?` holds for banned users too. */
 const blocked = (user: User) => user.state === "blocked" || user.state === "banned";
@@ -38,7 +30,7 @@ export function dormant(day: string | undefined, now = Date.now()): boolean {
  * `Users::DeactivateService` answers.
  */
 export const deactivate = (): Endpoint =>
-  moderation("Deactivate a user (admin)", async (user) => {
+  userAction("Deactivate a user (admin)", async (user) => {
     if (user.state === "deactivated") return null;
     if (blocked(user)) throw new ApiError(403, { message: "Error occurred. A blocked user cannot be deactivated" });
     if (!dormant(await lastActivityOn(user.id))) throw new ApiError(403, { message: `The user you are trying to deactivate has been active in the past ${DORMANT_DAYS} days and cannot be deactivated` });
@@ -48,18 +40,18 @@ export const deactivate = (): Endpoint =>
 
 /** `POST /users/:id/activate`: `true` for a deactivated user, `false` for an active one, 403 for a blocked or banned one. */
 export const activate = (): Endpoint =>
-  moderation("Reactivate a deactivated user (admin)", async (user) => {
+  userAction("Reactivate a deactivated user (admin)", async (user) => {
     if (blocked(user)) throw new ApiError(403, { message: "403 Forbidden - A blocked user must be unblocked to be activated" });
     return !!(await changeState(user, ["deactivated"], "active"));
   });
 
 export const approve = (): Endpoint =>
-  moderation("Approve a user pending approval (admin)", async () => {
+  userAction("Approve a user pending approval (admin)", async () => {
     throw conflict("The user you are trying to approve is not pending approval");
   });
 
 export const reject = (): Endpoint =>
-  moderation("Reject a user pending approval (admin)", async () => {
+  userAction("Reject a user pending approval (admin)", async () => {
     throw conflict("User does not have a pending request");
   });
 
@@ -68,7 +60,7 @@ export const reject = (): Endpoint =>
  * it enabled: GitLab's 400 for such a user, after its 403 for an administrator.
  */
 export const disableTwoFactor = (): Endpoint =>
-  moderation("Disable two-factor authentication for a user (admin)", async (user) => {
+  userAction("Disable two-factor authentication for a user (admin)", async (user) => {
     if (user.admin) throw new ApiError(403, { message: "403 Forbidden - Two-factor authentication for admins cannot be disabled via the API. Use the Rails console" });
     throw new ApiError(400, { message: "400 Bad request - Two-factor authentication is not enabled for this user" });
   });

@@ -4,38 +4,29 @@
  * user answers `null` and unblock of a user that is not blocked `false` (of a deactivated one 403);
  * ban and unban from the wrong state answer 403 with GitLab's message.
  */
-import { defineEndpoint, type Endpoint } from "../../platform/http/endpoint.js";
-import { ApiError, notFound } from "../../platform/http/errors.js";
-import { findUser, type User } from "../domain/users.js";
+import { ApiError } from "../../platform/http/errors.js";
+import { findUser } from "../domain/users.js";
 import { changeState } from "../domain/user-admin.js";
-import { userParams } from "./user-schemas.js";
-
-function stateAction(summary: string, act: (user: User) => Promise<boolean | null>): Endpoint {
-  return defineEndpoint({ summary, access: "write", admin: true, status: 201, params: userParams }, async ({ params }) => {
-    const user = await findUser(params.user_id);
-    if (!user) throw notFound("User");
-    return act(user);
-  });
-}
+import { userAction } from "./user-schemas.js";
 
 const refused = (verb: string, state: string) => new ApiError(403, { message: `You cannot ${verb} ${state} users.` });
 
-export const block = stateAction("Block a user (admin)", async (user) => {
+export const block = userAction("Block a user (admin)", async (user) => {
   if (user.state === "blocked") return null;
   return (await changeState(user, ["active", "banned", "deactivated"], "blocked")) ? true : null;
 });
 
-export const unblock = stateAction("Unblock a user (admin)", async (user) => {
+export const unblock = userAction("Unblock a user (admin)", async (user) => {
   if (user.state === "deactivated") throw new ApiError(403, { message: "403 Forbidden - Deactivated users cannot be unblocked by the API" });
   return !!(await changeState(user, ["blocked"], "active"));
 });
 
-export const ban = stateAction("Ban a user (admin)", async (user) => {
+export const ban = userAction("Ban a user (admin)", async (user) => {
   if (!(await changeState(user, ["active"], "banned"))) throw refused("ban", (await findUser(user.id))?.state ?? user.state);
   return true;
 });
 
-export const unban = stateAction("Unban a user (admin)", async (user) => {
+export const unban = userAction("Unban a user (admin)", async (user) => {
   if (!(await changeState(user, ["banned"], "active"))) throw refused("unban", (await findUser(user.id))?.state ?? user.state);
   return true;
 });

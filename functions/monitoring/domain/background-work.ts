@@ -13,8 +13,10 @@
  * | `jobs.enqueued`  | the queues' backlogs                                                               |
  * | `jobs.dead`      | the messages in the two dead-letter queues                                        |
  *
- * Every figure is read when asked: three SQS attribute reads per queue pair, one ListExecutions, one
- * Query of the pending group deletions, one GetItem of the counter. Nothing is scanned.
+ * Every figure is read when asked, and only the figures the route shows (`readBackgroundWork`): the
+ * two queues' attributes always; for `jobs` the dead-letter queues' and one GetItem of the counter;
+ * for `processes` the running executions (ListExecutions) and one Query of the pending group
+ * deletions. Nothing is scanned.
  */
 import { GetQueueAttributesCommand } from "@aws-sdk/client-sqs";
 import { ListExecutionsCommand, type ListExecutionsCommandOutput } from "@aws-sdk/client-sfn";
@@ -75,17 +77,22 @@ export interface BackgroundWorkState {
   failed: number;
 }
 
-/** Everything the four routes answer from, read at once. */
-export async function readBackgroundWork(): Promise<BackgroundWorkState> {
+/**
+ * What the routes answer from, read at once: the two queues always (every view shows them), the
+ * figures only `jobStats` shows when `jobs`, those only `processMetrics` shows when `processes`
+ * (`queue_metrics` asks neither, `compound_metrics` both). A figure not asked for is 0.
+ */
+export async function readBackgroundWork(views: { jobs?: boolean; processes?: boolean } = {}): Promise<BackgroundWorkState> {
   const r = resources();
+  const none = { waiting: 0, inFlight: 0 };
   const [ingest, hooks, ingestDead, hooksDead, runningMoves, pending, stats] = await Promise.all([
     queueCounts(r.ingestQueue),
     queueCounts(r.hookQueue),
-    queueCounts(r.ingestDlq),
-    queueCounts(r.hookDlq),
-    runningMoveExecutions(r.machine),
-    queryAll<{ sk: string }>({ pk: PENDING_GROUP_DELETIONS, projection: ["sk"] }),
-    getItem<{ processed?: number; failed?: number }>(JOB_STATS_KEY.pk, JOB_STATS_KEY.sk, false),
+    views.jobs ? queueCounts(r.ingestDlq) : none,
+    views.jobs ? queueCounts(r.hookDlq) : none,
+    views.processes ? runningMoveExecutions(r.machine) : 0,
+    views.processes ? queryAll<{ sk: string }>({ pk: PENDING_GROUP_DELETIONS, projection: ["sk"] }) : [],
+    views.jobs ? getItem<{ processed?: number; failed?: number }>(JOB_STATS_KEY.pk, JOB_STATS_KEY.sk, false) : undefined,
   ]);
   return {
     ingest,
@@ -97,7 +104,6 @@ export async function readBackgroundWork(): Promise<BackgroundWorkState> {
     failed: stats?.failed ?? 0,
   };
 }
-
 
 /** GitLab's `queues`: each with `backlog` and `latency` (seconds; SQS does not tell a message's age outside CloudWatch: 0). */
 export function queueMetrics(s: BackgroundWorkState) {

@@ -4,7 +4,7 @@ import { jobStats, readBackgroundWork } from "../domain/background-work.js";
 
 /** GitLab's Sidekiq metrics API (administrators), over this service's background work (`domain/background-work.ts`). */
 export const endpoint = defineEndpoint({ summary: "Current job statistics", access: "read", admin: true }, async () => {
-  const state = await readBackgroundWork();
+  const state = await readBackgroundWork({ jobs: true });
   return { jobs: jobStats(state) };
 });
 export const handler = lambda(endpoint);

@@ -104,12 +104,15 @@ async function readMultipart(c: Context, type: string): Promise<Record<string, u
 const FILE_PLACEHOLDERS = new Set(["file", "avatar"]);
 
 /**
- * Grape's `declared(params)`: a parameter the route does not declare is dropped (zod objects strip
- * it), never refused; clients of other GitLab versions send some. Named at debug level, never its value.
+ * Grape's `declared(params)`: a parameter the route does not declare is dropped by the parse (zod
+ * objects strip it), never refused; clients of other GitLab versions send some. This only names them
+ * at debug level, never their values, and passes `input` on. A `name[]` key is a list the route reads
+ * itself (`c.req.queries()`: `skip_groups[]`, `user_ids[]`), not an undeclared parameter.
  */
-function dropUndeclared(schema: z.core.$ZodType, input: object): object {
-  const shape = (schema as { shape?: object }).shape;
-  const names = shape ? Object.keys(input).filter((k) => !(k in shape) && !AUTH_PARAMS.has(k)) : [];
+function logUndeclared(schema: z.core.$ZodType, input: object): object {
+  // A schema without a shape declares what it parses: nothing is undeclared.
+  const shape = (schema as { shape?: object }).shape ?? input;
+  const names = Object.keys(input).filter((k) => !(k in shape) && !AUTH_PARAMS.has(k) && !k.endsWith("[]"));
   if (names.length) log.debug("undeclared parameters dropped", { names });
   return input;
 }
@@ -131,13 +134,13 @@ export function defineEndpoint<
     async run(c) {
       const principal = await authorize(c, spec.access, spec.admin);
       const params = spec.params ? z.parse(spec.params, c.req.param()) : undefined;
-      const query = spec.query ? z.parse(spec.query, dropUndeclared(spec.query, c.req.query())) : undefined;
+      const query = spec.query ? z.parse(spec.query, logUndeclared(spec.query, c.req.query())) : undefined;
       let parsedBody: unknown;
       if (body) {
         // Grape merges query-string and body parameters for writes; so do we.
         const fromQuery = spec.query ? {} : parseFormParams([...new URL(c.req.url).searchParams.entries()].filter(([k]) => !AUTH_PARAMS.has(k)));
         const merged = { ...fromQuery, ...(await readBody(c)) };
-        parsedBody = z.parse(body, dropUndeclared(body, merged));
+        parsedBody = z.parse(body, logUndeclared(body, merged));
       }
       const result = await serve({
         c,
