@@ -267,6 +267,8 @@ async function registerStateMachines(sfn: StepFunctionsStandIn, handlerOf: (w: (
   }
   const arn = sfn.register({ name: "StorageMoveMachine", definition, tasks, waitOverrides: waitOverridesFromEnv() });
   process.env.SST_RESOURCE_StorageMoveMachine = JSON.stringify({ arn });
+  // The read-only link of the console's move and execution views (`EXECUTION_HISTORY_MODULES`).
+  process.env.SST_RESOURCE_StorageMoveHistory = JSON.stringify({ arn });
   if (process.env.SST_RESOURCE_BackgroundWork) process.env.SST_RESOURCE_BackgroundWork = JSON.stringify({ ...JSON.parse(process.env.SST_RESOURCE_BackgroundWork), machine: arn });
 }
 

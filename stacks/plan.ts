@@ -43,7 +43,7 @@ export const moduleOfHandler = (handler: string) => /^functions\/(.+)\.handler$/
  * What a module may touch beyond the table (which every function gets), decided by its context,
  * i.e. the first path segment of `module`:
  * - `moves/`         → the storage-move state machine (starts and inspects executions), and storage;
- *   so does the project update, which schedules a move when an administrator changes its storage;
+ *   the operator console's JSON (`moves/http/console/`) only storage; so does the project update, which schedules a move when an administrator changes its storage;
  * - `errortracking/` → the ingest queue (enqueues events), except the hook worker, which gets only
  *   the hook queue (see `HOOK_QUEUE_MODULES`);
  * - `hosting/`, `inventory/` → the repository storages (EFS mount + VPC; inventory measures repositories).
@@ -53,7 +53,8 @@ export function needsOf(module: string) {
   const context = module.split("/")[0] ?? "";
   return {
     // A project update may schedule a storage move (`repository_storage`, as in GitLab).
-    stateMachine: context === "moves" || module === "hosting/http/update-project",
+    // The operator console's JSON only reads (the table, storages; execution histories below).
+    stateMachine: (context === "moves" && !module.startsWith("moves/http/console/")) || module === "hosting/http/update-project",
     // The hook worker only consumes its own queue (`HOOK_QUEUE_MODULES`).
     queue: context === "errortracking" && module !== "errortracking/workers/hook-delivery",
     storage: context === "hosting" || context === "moves" || context === "inventory",
@@ -101,10 +102,11 @@ export type LinkName = "Main" | "IngestQueue" | "HookQueue" | "StorageMoveMachin
 
 /**
  * The functions that read the storage-move executions' event histories (`states:GetExecutionHistory`,
- * the `StorageMoveHistory` link): the operator console's execution view, and nothing else of the
- * moves context, which otherwise only starts, describes, lists and stops executions.
+ * the `StorageMoveHistory` link, which also carries the machine's ARN): the operator console's
+ * execution view, and its move view, which names the execution; nothing else of the moves context,
+ * which otherwise only starts, describes, lists and stops executions.
  */
-export const EXECUTION_HISTORY_MODULES: readonly string[] = ["moves/http/console/execution"];
+export const EXECUTION_HISTORY_MODULES: readonly string[] = ["moves/http/console/execution", "moves/http/console/move"];
 
 /**
  * The error tracking hook queue: the ingest consumer enqueues deliveries, the hook worker consumes
@@ -126,7 +128,7 @@ export function linksOf(module: string, kind: FunctionKind): LinkName[] {
   if (needs.queue) links.push("IngestQueue");
   if (HOOK_QUEUE_MODULES.includes(module)) links.push("HookQueue");
   if (needs.stateMachine && kind !== "task") links.push("StorageMoveMachine");
-  if (needs.stateMachine && kind !== "task" && EXECUTION_HISTORY_MODULES.includes(module)) links.push("StorageMoveHistory");
+  if (kind !== "task" && EXECUTION_HISTORY_MODULES.includes(module)) links.push("StorageMoveHistory");
   // The Sidekiq metrics read the queues' attributes and the machine's running executions, nothing else (./monitoring).
   if (module.startsWith("monitoring/")) links.push("BackgroundWork");
   if (kind === "route") links.push("BootstrapAdminToken");

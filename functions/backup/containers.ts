@@ -3,12 +3,11 @@
  * that own a repository (hosting/domain/keys.ts), which items belong to a container (so they leave
  * the archive with it when it was deleted mid-backup), and which storage moves were still open.
  */
-import type { ContainerKind } from "../hosting/domain/keys.js";
+import { CONTAINER_KINDS, type ContainerKind } from "../hosting/domain/keys.js";
 import { projectWikiPath } from "../hosting/domain/project-wiki.js";
 import { isTerminal, type MoveState } from "../moves/domain/records.js";
 import { num, str, type RawItem } from "./table-io.js";
 
-export const CONTAINER_KINDS: readonly ContainerKind[] = ["project", "snippet", "group"];
 
 export interface ContainerRef {
   kind: ContainerKind;

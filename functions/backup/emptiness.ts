@@ -4,7 +4,8 @@
  * - the bootstrap marker (`BOOTSTRAP`/`ADMIN`), the id counters (`SEQ#…`) and the local runtime's
  *   incarnation counter (`RUNTIME`/`INCARNATION`, never archived nor replaced);
  * - the application settings item (storage weights);
- * - one user, `root`, with its username and e-mail claims and its personal access tokens.
+ * - one user, `root`, with its username and e-mail claims, its personal access tokens and the day
+ *   they were last used.
  * Any project, group, snippet, other user, storage move, error-tracking or academic item — anything
  * else — makes it non-empty. Repositories are not looked at: without items pointing at them they are
  * not part of the instance, and restore replaces any directory in its way.
@@ -56,7 +57,8 @@ export async function inspectTarget(): Promise<TargetState> {
     const { pk, sk } = keyOf(item);
     if (pk === "BOOTSTRAP" || pk.startsWith("SEQ#") || (pk === "SETTINGS" && sk === "APPLICATION")) return true;
     if (root === undefined) return false;
-    if (pk === `USER#${root}` && sk === "USER") return true;
+    // root itself, and the day its token was last used (`userActivityItem`: the first request writes it).
+    if (pk === `USER#${root}` && (sk === "USER" || sk === "ACTIVITY")) return true;
     if (pk === "NAMESPACE#root") return str(item, "kind") === "user" && num(item, "ownerId") === root;
     if (pk.startsWith("EMAIL#") || pk.startsWith("PAT#")) return num(item, "userId") === root;
     return false;

@@ -28,7 +28,7 @@ export interface EnvironmentSources {
   deniedEndpoint: string;
 }
 
-const serviceOfLink: Partial<Record<LinkName, Array<"SQS" | "SFN">>> = { IngestQueue: ["SQS"], HookQueue: ["SQS"], StorageMoveMachine: ["SFN"], BackgroundWork: ["SQS", "SFN"] };
+const serviceOfLink: Partial<Record<LinkName, Array<"SQS" | "SFN">>> = { IngestQueue: ["SQS"], HookQueue: ["SQS"], StorageMoveMachine: ["SFN"], StorageMoveHistory: ["SFN"], BackgroundWork: ["SQS", "SFN"] };
 
 export function functionEnvironment(module: string, kind: FunctionKind, src: EnvironmentSources): Record<string, string> {
   const { parent } = src;

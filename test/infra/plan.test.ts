@@ -84,6 +84,15 @@ describe("least privilege", () => {
     expect(others.filter((links) => links.includes("HookQueue"))).toEqual([]);
   });
 
+  it("gives the operator console's JSON no link to start or stop executions; its move views read histories", () => {
+    const consoleModules = routes.filter((r) => r.module.startsWith("moves/http/console/")).map((r) => r.module);
+    expect(consoleModules.length).toBeGreaterThanOrEqual(6);
+    for (const module of consoleModules) expect(linksOf(module, "route"), module).not.toContain("StorageMoveMachine");
+    expect(linksOf("moves/http/console/move", "route")).toEqual(["Main", "StorageMoveHistory", "BootstrapAdminToken"]);
+    expect(linksOf("moves/http/console/storages", "route")).toEqual(["Main", "BootstrapAdminToken"]);
+    expect(linksOf("moves/http/projects/schedule-container-move", "route")).toContain("StorageMoveMachine");
+  });
+
   it("gives the read-only view of the background work to the Sidekiq metrics routes only", () => {
     expect(linksOf("monitoring/http/job-stats", "route")).toEqual(["Main", "BackgroundWork", "BootstrapAdminToken"]);
     const holders = [...routes.map((r) => ({ module: r.module, links: linksOf(r.module, "route") })), ...workers.map((w) => ({ module: w.module, links: linksOf(w.module, w.kind) }))];

@@ -156,8 +156,11 @@ describe("sst.config.ts run()", () => {
     expect(linkables.StorageMoveMachine!.flatMap((p) => p.actions)).toEqual(["states:StartExecution", "states:DescribeExecution", "states:StopExecution", "states:ListExecutions"]);
     const [api] = ofType("sst.aws.ApiGatewayV2");
     const reading = api!.resource.calls.filter((c) => linkNames(c.args[1].link).includes("StorageMoveHistory")).map((c) => c.args[0]);
-    expect(reading).toEqual(["GET /admin/storage_moves/{type}/{id}/execution.json"]);
-    expect(EXECUTION_HISTORY_MODULES).toEqual(["moves/http/console/execution"]);
+    expect(reading.sort()).toEqual(["GET /admin/storage_moves/{type}/{id}/details.json", "GET /admin/storage_moves/{type}/{id}/execution.json"]);
+    expect(EXECUTION_HISTORY_MODULES).toEqual(["moves/http/console/execution", "moves/http/console/move"]);
+    // The console's JSON only reads: none of it may start or stop an execution.
+    const starting = api!.resource.calls.filter((c) => c.args[0].includes(" /admin/") && linkNames(c.args[1].link).includes("StorageMoveMachine")).map((c) => c.args[0]);
+    expect(starting).toEqual([]);
     const everyOther = [...ofType("sst.aws.Function"), ...ofType("sst.aws.CronV2")].map((d) => linkNames(d.args.link ?? d.args.function?.link));
     expect(everyOther.filter((links) => links.includes("StorageMoveHistory"))).toEqual([]);
   });

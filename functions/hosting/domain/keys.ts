@@ -41,6 +41,7 @@
 import { pad } from "../../platform/db/table.js";
 
 export type ContainerKind = "project" | "snippet" | "group";
+export const CONTAINER_KINDS: readonly ContainerKind[] = ["project", "snippet", "group"];
 
 export const containerKey = (kind: ContainerKind, id: number) => ({ pk: `${kind.toUpperCase()}#${id}`, sk: kind.toUpperCase() });
 export const storageIndexKeys = (kind: ContainerKind, storage: string, id: number) => ({ gsi2pk: storageIndexPk(kind, storage), gsi2sk: pad(id) });

@@ -5,7 +5,7 @@
  * execution's events, and the path they tell more exactly, are `console-execution.ts`'s: only that
  * function carries the Step Functions client.
  */
-import { resources } from "../../platform/resources.js";
+import { linked, required } from "../../platform/resources.js";
 import { containersOf, displayPath } from "./containers.js";
 import { consoleUrl } from "./console-url.js";
 import { movePath, type MovePath } from "./move-path.js";
@@ -16,7 +16,8 @@ import type { MoveRow } from "./console-moves.js";
 export function executionArnOf(move: MoveRecord): string | undefined {
   if (move.executionArn) return move.executionArn;
   if (!move.bulkExecution) return undefined;
-  return `${resources.storageMoveMachineArn().replace(":stateMachine:", ":execution:")}:${move.bulkExecution}`;
+  // The console's move and execution views have the machine's ARN from their read-only link.
+  return `${required(linked("StorageMoveHistory").arn, "StorageMoveHistory").replace(":stateMachine:", ":execution:")}:${move.bulkExecution}`;
 }
 
 export interface ExecutionRef {

@@ -14,7 +14,7 @@ import { storageNames } from "../../platform/config.js";
 import { allMovesIndexPk, type MoveKind } from "../keys.js";
 import { containersOf, displayPath } from "./containers.js";
 import { CANCELED_MESSAGE, defaultConcurrency, readBulkControls, type BulkControl } from "./bulk-control.js";
-import { CONTAINER_KINDS } from "../../backup/containers.js";
+import { CONTAINER_KINDS } from "../../hosting/domain/keys.js";
 import { movableKinds } from "./policy.js";
 import { MOVE_STATES, type MoveRecord, type MoveState } from "./records.js";
 import { lastMinutes } from "./throughput.js";

@@ -13,7 +13,7 @@ import { storageWeights } from "../../identity/domain/settings.js";
 import { movedBytes } from "../../hosting/domain/repository-size.js";
 import { sizedRepositoriesOn } from "../../hosting/domain/sized-repositories.js";
 import type { MoveKind } from "../keys.js";
-import { CONTAINER_KINDS } from "../../backup/containers.js";
+import { CONTAINER_KINDS } from "../../hosting/domain/keys.js";
 import { findMoves, isTerminal, type MoveRecord } from "./records.js";
 import { freeSpace } from "./room.js";
 

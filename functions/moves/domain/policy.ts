@@ -12,10 +12,7 @@ import type { MoveKind } from "../keys.js";
 export const groupMovesAllowed = (config: Pick<InstanceConfig, "tier" | "offering"> = instanceConfig()) =>
   config.offering === "self-managed" && (config.tier === "premium" || config.tier === "ultimate");
 
-/**
- * The types a move can be of here: group wikis only where group moves exist. (Spelled out rather
- * than read from `CONTAINER_KINDS`, whose module would not fit the per-container POST's bundle.)
- */
+/** The types a move can be of here: group wikis only where group moves exist. */
 export const movableKinds = (config: Pick<InstanceConfig, "tier" | "offering"> = instanceConfig()): MoveKind[] =>
   groupMovesAllowed(config) ? ["project", "snippet", "group"] : ["project", "snippet"];
 

@@ -2,14 +2,8 @@
  * Server-rendered page shell: semantic HTML, one stylesheet and one script served by this backend
  * (no CDN, works offline). Everything interpolated goes through `escapeHtml`.
  */
-export function escapeHtml(value: unknown): string {
-  return String(value ?? "")
-    .replace(/&/g, "&amp;")
-    .replace(/</g, "&lt;")
-    .replace(/>/g, "&gt;")
-    .replace(/"/g, "&quot;")
-    .replace(/'/g, "&#39;");
-}
+import { escapeHtml } from "../../platform/escape-html.js";
+export { escapeHtml };
 
 export interface PageOptions {
   title: string;
